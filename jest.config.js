@@ -1,0 +1,12 @@
+/** Jest runs the TypeScript tests through ts-jest (transpile only; `tsc --noEmit` checks types). */
+module.exports = {
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test'],
+	testMatch: ['**/*.test.ts'],
+	transform: {
+		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
+	},
+	setupFiles: ['<rootDir>/test/setup-env.js'],
+	testTimeout: 60000,
+	maxWorkers: 2,
+};

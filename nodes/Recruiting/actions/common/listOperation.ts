@@ -1,0 +1,38 @@
+/**
+ * Builds a Reference List operation: GET one list (with `lang` where the service takes it)
+ * and return one output item per element. The four list operations differ only in the list.
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import type { OperationModule, RunContext } from '../context';
+import { optionsCollection } from './options';
+import type { ListLanguage, ReferenceListKind } from './referenceLists';
+import { REFERENCE_LISTS, fetchList } from './referenceLists';
+
+export const langField = (operation: string): INodeProperties => ({
+	displayName: 'Language',
+	name: 'lang',
+	type: 'options',
+	options: [
+		{ name: 'German', value: 'de' },
+		{ name: 'English', value: 'en' },
+	],
+	default: 'de',
+	description: 'Language of the names in the list',
+	displayOptions: { show: { resource: ['referenceList'], operation: [operation] } },
+});
+
+export function listOperation(operation: string, kind: ReferenceListKind): OperationModule {
+	const description: INodeProperties[] = [];
+	if (REFERENCE_LISTS[kind].takesLang) description.push(langField(operation));
+	description.push(optionsCollection('referenceList', operation));
+
+	async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject[]> {
+		const lang = (REFERENCE_LISTS[kind].takesLang
+			? this.getNodeParameter('lang', itemIndex, 'de')
+			: 'de') as ListLanguage;
+		return await fetchList(this, run.session, kind, lang, itemIndex);
+	}
+
+	return { description, execute };
+}

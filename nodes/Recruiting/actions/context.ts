@@ -1,0 +1,28 @@
+/**
+ * What one execution shares between its items: the transport session (credential read once,
+ * one login at a time, retry policy, rate cap) and the reference-list cache. Built by the
+ * router for each execution; nothing here outlives it.
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { TransportSession } from '../transport';
+import { ReferenceCache } from './common/referenceLists';
+
+export interface RunContext {
+	session: TransportSession;
+	references: ReferenceCache;
+}
+
+export function createRunContext(session: TransportSession): RunContext {
+	return { session, references: new ReferenceCache(session) };
+}
+
+/**
+ * One operation: its parameters, and what it does for one input item. It returns one object
+ * (one output item) or a list (one output item per element); the router pairs them with the
+ * input item.
+ */
+export interface OperationModule {
+	description: INodeProperties[];
+	execute: (this: IExecuteFunctions, itemIndex: number, run: RunContext) => Promise<IDataObject | IDataObject[]>;
+}

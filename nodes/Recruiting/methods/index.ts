@@ -1,0 +1,3 @@
+import * as loadOptions from './loadOptions';
+
+export { loadOptions };

@@ -1,0 +1,352 @@
+/**
+ * Runs the Recruiting node through n8n's real execution engine (n8n-core's WorkflowExecute):
+ * a workflow "Input Items" → "Recruiting", with a credentials helper that does what n8n's
+ * server does (packages/cli/src/credentials-helper.ts): resolves `authenticate` (function or
+ * generic template through the workflow's expression engine), runs `preAuthentication` when the
+ * expirable field is empty or after a 401 and stores what it returns with the credential.
+ * Dropdown loaders run through n8n-core's LoadOptionsContext.
+ */
+import { Container } from '@n8n/di';
+import { ExecutionLifecycleHooks, LoadOptionsContext, WorkflowExecute } from 'n8n-core';
+import { SSHClientsManager } from 'n8n-core/dist/execution-engine/ssh-clients-manager';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentials,
+	ICredentialType,
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestHelper,
+	IHttpRequestOptions,
+	INode,
+	INodeCredentialsDetails,
+	INodeExecutionData,
+	INodeParameters,
+	INodeProperties,
+	INodeType,
+	INodeTypeDescription,
+	INodeTypes,
+	IRequestOptionsSimplified,
+	IRun,
+	IRunExecutionData,
+	IVersionedNodeType,
+	IWorkflowExecuteAdditionalData,
+	ExecutionError,
+} from 'n8n-workflow';
+import {
+	ICredentialsHelper,
+	NodeConnectionTypes,
+	Workflow,
+	createDeferredPromise,
+	createRunExecutionData,
+} from 'n8n-workflow';
+
+import { RecruitingApi } from '../../credentials/RecruitingApi.credentials';
+import { Recruiting } from '../../nodes/Recruiting/Recruiting.node';
+
+export const NODE_TYPE = 'n8n-nodes-recruiting.recruiting';
+export const CREDENTIAL_ID = 'cred-1';
+
+/** The workflow's first node: emits the items given in its parameter (stands where a trigger or a spreadsheet node would). */
+class InputItems implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Input Items',
+		name: 'inputItems',
+		group: ['input'],
+		version: 1,
+		description: 'Emits the given items',
+		defaults: { name: 'Input Items' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		usableAsTool: true,
+		properties: [{ displayName: 'Items', name: 'items', type: 'json', default: '[]' }],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const raw = this.getNodeParameter('items', 0) as unknown;
+		const list = (typeof raw === 'string' ? JSON.parse(raw) : raw) as IDataObject[];
+		return [list.map((json, index) => ({ json, pairedItem: { item: index } }))];
+	}
+}
+
+class TestNodeTypes implements INodeTypes {
+	private readonly types: Record<string, INodeType> = {
+		[NODE_TYPE]: new Recruiting(),
+		'test.inputItems': new InputItems(),
+	};
+
+	getByName(type: string): INodeType | IVersionedNodeType {
+		return this.getByNameAndVersion(type);
+	}
+
+	getByNameAndVersion(type: string): INodeType {
+		const found = this.types[type];
+		if (!found) throw new Error(`Unknown node type ${type}`);
+		return found;
+	}
+
+	getKnownTypes() {
+		return {};
+	}
+}
+
+function withDefaults(properties: INodeProperties[], data: ICredentialDataDecryptedObject): ICredentialDataDecryptedObject {
+	const out: ICredentialDataDecryptedObject = {};
+	for (const property of properties) {
+		if (property.type === 'notice') continue;
+		if (property.default !== undefined) out[property.name] = property.default as string;
+	}
+	return { ...out, ...data };
+}
+
+/** Counts what the credentials helper did, for assertions. */
+export interface CredentialEvents {
+	preAuthentications: number;
+	logins: number;
+	updates: number;
+}
+
+export class TestCredentialsHelper extends ICredentialsHelper {
+	readonly events: CredentialEvents = { preAuthentications: 0, logins: 0, updates: 0 };
+
+	private readonly stored = new Map<string, ICredentialDataDecryptedObject>();
+
+	private readonly types: Record<string, ICredentialType> = { recruitingApi: new RecruitingApi() };
+
+	setCredential(id: string, data: ICredentialDataDecryptedObject) {
+		this.stored.set(id, { ...data });
+	}
+
+	/** The credential as stored (as n8n would keep it in its database). */
+	stored_(id = CREDENTIAL_ID): ICredentialDataDecryptedObject | undefined {
+		const data = this.stored.get(id);
+		return data ? { ...data } : undefined;
+	}
+
+	getParentTypes(): string[] {
+		return [];
+	}
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		incoming: IHttpRequestOptions | IRequestOptionsSimplified,
+		workflow: Workflow,
+		node: INode,
+	): Promise<IHttpRequestOptions> {
+		const requestOptions = incoming as IHttpRequestOptions;
+		const type = this.types[typeName];
+		const authenticate = type?.authenticate;
+		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions);
+		if (authenticate && authenticate.type === 'generic') {
+			for (const [outerKey, outerValue] of Object.entries(authenticate.properties)) {
+				for (const [key, value] of Object.entries(outerValue as IDataObject)) {
+					const resolve = (text: string) =>
+						text.startsWith('=')
+							? String(
+									workflow.expression.getSimpleParameterValue(node, text, 'internal', { $credentials: credentials }, undefined, '') ?? '',
+								)
+							: text;
+					const target = ((requestOptions as unknown as IDataObject)[outerKey] ??= {}) as IDataObject;
+					target[resolve(key)] = resolve(String(value));
+				}
+			}
+		}
+		return requestOptions;
+	}
+
+	async preAuthentication(
+		helpers: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		node: INode,
+		credentialsExpired: boolean,
+	): Promise<ICredentialDataDecryptedObject | undefined> {
+		const type = this.types[typeName];
+		const expirable = type?.properties.find((p) => p.type === 'hidden' && p.typeOptions?.expirable === true);
+		if (!expirable || typeof type.preAuthentication !== 'function') return undefined;
+		if (credentials[expirable.name] !== '' && !credentialsExpired) return undefined;
+		this.events.preAuthentications++;
+		const output = (await type.preAuthentication.call(helpers, credentials)) as ICredentialDataDecryptedObject;
+		if (output[expirable.name] === undefined) return undefined;
+		this.events.logins++;
+		const reference = node.credentials?.[typeName];
+		if (reference?.id) {
+			await this.updateCredentials(reference, typeName, { ...(this.stored.get(reference.id) ?? {}), ...output });
+		}
+		return Object.assign(credentials, output);
+	}
+
+	async getCredentials(nodeCredentials: INodeCredentialsDetails, type: string): Promise<ICredentials> {
+		const data = this.stored.get(nodeCredentials.id ?? '') ?? {};
+		return {
+			id: nodeCredentials.id ?? '',
+			name: nodeCredentials.name,
+			type,
+			data: undefined,
+			getData: () => ({ ...data }),
+			getDataToSave: () => ({ id: nodeCredentials.id, name: nodeCredentials.name, type, data: '' }),
+			setData: () => undefined,
+		} as unknown as ICredentials;
+	}
+
+	async getDecrypted(
+		_additionalData: IWorkflowExecuteAdditionalData,
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+	): Promise<ICredentialDataDecryptedObject> {
+		const data = this.stored.get(nodeCredentials.id ?? '');
+		if (!data) throw new Error(`No credential ${nodeCredentials.id ?? ''}`);
+		return withDefaults(this.getCredentialsProperties(type), { ...data });
+	}
+
+	async updateCredentials(nodeCredentials: INodeCredentialsDetails, _type: string, data: ICredentialDataDecryptedObject) {
+		this.events.updates++;
+		this.stored.set(nodeCredentials.id ?? '', { ...data });
+	}
+
+	async updateCredentialsOauthTokenData() {}
+
+	getCredentialsProperties(type: string): INodeProperties[] {
+		return this.types[type]?.properties ?? [];
+	}
+}
+
+const nodeTypes = new TestNodeTypes();
+
+function additionalDataFor(credentialsHelper: TestCredentialsHelper, hooks?: ExecutionLifecycleHooks, currentNodeParameters?: INodeParameters) {
+	const unavailable = async () => {
+		throw new Error('not available in tests');
+	};
+	return {
+		credentialsHelper,
+		hooks,
+		executeWorkflow: unavailable,
+		getRunExecutionData: async () => undefined,
+		currentNodeExecutionIndex: 0,
+		restApiUrl: 'http://localhost:5678/rest',
+		instanceBaseUrl: 'http://localhost:5678/',
+		formWaitingBaseUrl: '',
+		webhookBaseUrl: '',
+		webhookWaitingBaseUrl: '',
+		webhookTestBaseUrl: '',
+		variables: {},
+		logAiEvent: () => undefined,
+		startRunnerTask: unavailable,
+		currentNodeParameters,
+	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
+export interface RunOptions {
+	/** Parameters of the Recruiting node. */
+	parameters: INodeParameters;
+	/** Input items (their `json`). Default: one empty item. */
+	items?: IDataObject[];
+	/** 'continueRegularOutput' (continue on fail), 'continueErrorOutput' (error output), or stop. */
+	onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
+	/** Called with the running execution, e.g. to cancel it. */
+	onStart?: (execution: { cancel(): void }) => void;
+}
+
+export interface RunResult {
+	/** Items of the main output. */
+	items: INodeExecutionData[];
+	/** Items of the error output (onError 'continueErrorOutput'). */
+	errorItems: INodeExecutionData[];
+	/** The node's error when the run stopped on it. */
+	error?: ExecutionError;
+	run: IRun;
+}
+
+export class Harness {
+	readonly credentials = new TestCredentialsHelper();
+
+	constructor(credential?: ICredentialDataDecryptedObject) {
+		if (credential) this.credentials.setCredential(CREDENTIAL_ID, credential);
+	}
+
+	setCredential(data: ICredentialDataDecryptedObject) {
+		this.credentials.setCredential(CREDENTIAL_ID, data);
+	}
+
+	recruitingNode(parameters: INodeParameters, onError?: RunOptions['onError']): INode {
+		return {
+			id: 'node-recruiting',
+			name: 'Recruiting',
+			type: NODE_TYPE,
+			typeVersion: 1,
+			position: [200, 0],
+			parameters,
+			credentials: { recruitingApi: { id: CREDENTIAL_ID, name: 'Recruiting API' } },
+			...(onError ? { onError } : {}),
+		};
+	}
+
+	async run(options: RunOptions): Promise<RunResult> {
+		const items = options.items ?? [{}];
+		const nodes: INode[] = [
+			{
+				id: 'node-input',
+				name: 'Input Items',
+				type: 'test.inputItems',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: { items: JSON.stringify(items) },
+			},
+			this.recruitingNode(options.parameters, options.onError),
+		];
+		const connections = {
+			'Input Items': { main: [[{ node: 'Recruiting', type: NodeConnectionTypes.Main, index: 0 }]] },
+		};
+		const workflow = new Workflow({ id: 'wf-test', nodes, connections, nodeTypes, active: false, settings: {} });
+		const hooks = new ExecutionLifecycleHooks('manual', 'exec-test', {
+			id: 'wf-test',
+			name: 'test',
+			active: false,
+			activeVersionId: null,
+			isArchived: false,
+			createdAt: new Date(),
+			updatedAt: new Date(),
+			nodes,
+			connections,
+			settings: {},
+		} as never);
+		const done = createDeferredPromise<IRun>();
+		hooks.addHandler('workflowExecuteAfter', (fullRunData) => done.resolve(fullRunData));
+
+		const runExecutionData: IRunExecutionData = createRunExecutionData({
+			executionData: {
+				nodeExecutionStack: [{ node: nodes[0], data: { main: [[{ json: {} }]] }, source: null }],
+			},
+		});
+		const execute = new WorkflowExecute(additionalDataFor(this.credentials, hooks), 'manual', runExecutionData);
+		const execution = execute.processRunExecutionData(workflow);
+		options.onStart?.(execution);
+		try {
+			await execution;
+		} catch {
+			// a cancelled execution rejects; its run data comes through the hook below
+		}
+		const run = await done.promise;
+		const taskData = run.data.resultData.runData.Recruiting?.[0];
+		return {
+			items: taskData?.data?.main?.[0] ?? [],
+			errorItems: taskData?.data?.main?.[1] ?? [],
+			error: taskData?.error ?? run.data.resultData.error,
+			run,
+		};
+	}
+
+	/** Runs a dropdown loader of the node through n8n-core's LoadOptionsContext. */
+	async loadOptions(method: string, parameters: INodeParameters = {}) {
+		const node = this.recruitingNode(parameters);
+		const workflow = new Workflow({ id: 'wf-load', nodes: [node], connections: {}, nodeTypes, active: false, settings: {} });
+		const context = new LoadOptionsContext(workflow, node, additionalDataFor(this.credentials, undefined, parameters), 'parameters');
+		const loaders = new Recruiting().methods.loadOptions as Record<string, (this: unknown) => Promise<unknown>>;
+		return await loaders[method].call(context);
+	}
+}
+
+/** Stops n8n-core's SSH client cleanup interval so that jest can exit; call in afterAll. */
+export function stopEngineTimers() {
+	Container.get(SSHClientsManager).onShutdown();
+}
