@@ -1,0 +1,98 @@
+// The whole demo/test stack: build, sandbox, real n8n with our package, owner account and a
+// ready "Recruiting API" credential pointing at the sandbox. Used by demo.mjs, dev.mjs and the
+// end-to-end tests.
+
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { repoRoot, logDir } from './install.mjs';
+import { CREDENTIAL_TYPE, DEFAULT_OWNER, startN8n } from './server.mjs';
+import { SANDBOX_LOGIN, startSandbox } from './sandbox.mjs';
+
+export const CREDENTIAL_NAME = 'Recruiting API';
+export const examplesDir = path.join(repoRoot, 'examples');
+
+export function loadExample(file) {
+	return JSON.parse(fs.readFileSync(path.join(examplesDir, file), 'utf8'));
+}
+
+/** Runs `npm run build` in the repository; output goes to .cache/logs/build.log (tail on failure). */
+export function build({ log = (m) => console.log(m) } = {}) {
+	fs.mkdirSync(logDir, { recursive: true });
+	const logFile = path.join(logDir, 'build.log');
+	const started = Date.now();
+	return new Promise((resolve, reject) => {
+		const out = fs.openSync(logFile, 'w');
+		const child = spawn('npm', ['run', 'build'], { cwd: repoRoot, stdio: ['ignore', out, out], env: process.env });
+		fs.closeSync(out);
+		child.on('error', reject);
+		child.on('exit', (code) => {
+			if (code === 0) {
+				log(`[build] npm run build: ok in ${((Date.now() - started) / 1000).toFixed(1)}s`);
+				resolve();
+			} else {
+				const tail = fs.readFileSync(logFile, 'utf8').split('\n').slice(-40).join('\n');
+				log(`[build] npm run build failed (exit ${code}):\n${tail}`);
+				reject(new Error(`npm run build failed (exit ${code}); log: ${logFile}`));
+			}
+		});
+	});
+}
+
+/** Reads the built node's description (for loadOptions method names, resources, ...). */
+export async function builtNodeDescription() {
+	const file = path.join(repoRoot, 'dist', 'nodes', 'Recruiting', 'Recruiting.node.js');
+	if (!fs.existsSync(file)) throw new Error('dist/nodes/Recruiting/Recruiting.node.js is missing: run npm run build');
+	const { createRequire } = await import('node:module');
+	const require = createRequire(file);
+	const mod = require(file);
+	const Cls = mod.Recruiting ?? Object.values(mod).find((v) => typeof v === 'function');
+	return { description: new Cls().description, methods: new Cls().methods ?? {} };
+}
+
+/** Credential data for the sandbox in one of the three modes. */
+export function credentialData(sandboxUrl, mode = 'emailPassword', extra = {}) {
+	const base = { baseUrl: sandboxUrl, authentication: mode };
+	if (mode === 'emailPassword') return { ...base, email: SANDBOX_LOGIN.email, password: SANDBOX_LOGIN.password, ...extra };
+	return { ...base, ...extra };
+}
+
+/**
+ * Starts sandbox + n8n, sets up the owner and the "Recruiting API" credential.
+ * @returns {Promise<{ sandbox, n8n, rest, credential, stop: () => Promise<void> }>}
+ */
+export async function startStack({
+	line = process.env.N8N_LINE || '2',
+	doBuild = true,
+	log = (m) => console.log(m),
+	sandboxOptions = {},
+	n8nOptions = {},
+} = {}) {
+	const stops = [];
+	const stop = async () => {
+		for (const fn of stops.reverse()) {
+			try {
+				await fn();
+			} catch (err) {
+				log(`[stop] ${err.message}`);
+			}
+		}
+		stops.length = 0;
+	};
+	try {
+		if (doBuild) await build({ log });
+		const sandbox = await startSandbox(sandboxOptions);
+		stops.push(() => sandbox.close());
+		log(`[sandbox] listening at ${sandbox.url}`);
+		const n8n = await startN8n({ line, packageDir: repoRoot, log, ...n8nOptions });
+		stops.push(() => n8n.stop());
+		const rest = n8n.rest;
+		await rest.ensureOwner(DEFAULT_OWNER);
+		const credential = await rest.createCredential(CREDENTIAL_TYPE, CREDENTIAL_NAME, credentialData(sandbox.url));
+		return { sandbox, n8n, rest, credential, stop };
+	} catch (err) {
+		await stop();
+		throw err;
+	}
+}
