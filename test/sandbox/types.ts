@@ -1,0 +1,235 @@
+/** Public types of the recruiting-service sandbox (re-exported by `server.ts`). */
+
+export interface SandboxUser {
+	email: string;
+	password: string;
+	firstName?: string;
+	lastName?: string;
+}
+
+export interface SandboxCompany {
+	id: number;
+	name: string;
+	users: SandboxUser[];
+	/** API key values (UUID-like text) the company starts with. */
+	apiKeys?: string[];
+}
+
+export interface FaultConfig {
+	/** Fixed latency added to every request. */
+	latencyMs?: number;
+	/** Plus a random 0..jitter milliseconds. */
+	latencyJitterMs?: number;
+	/** Fraction (0..1) answered 500 or 503 (half each) before processing. */
+	errorRate?: number;
+	/** Fraction answered 429 with a `Retry-After` header (seconds). */
+	rateLimitRate?: number;
+	/** `Retry-After` value in seconds; default 1. */
+	retryAfterSeconds?: number;
+	/** Fraction whose socket is destroyed without an answer (before processing). */
+	dropRate?: number;
+	/** After N authenticated requests all live session tokens die (once, unless `repeat`). */
+	expireTokensAfterRequests?: number;
+	/** With `expireTokensAfterRequests`: kill the tokens again after every further N requests. */
+	repeat?: boolean;
+	/** Seed of the PRNG that decides the random faults (reproducible runs). */
+	seed?: number;
+	/** Only apply faults to paths starting with one of these prefixes. */
+	paths?: string[];
+}
+
+export type TokenLocation =
+	| 'data.token'
+	| 'data.user.token'
+	| 'data.access_token'
+	| 'top.token'
+	| 'header.authorization'
+	| 'header.x-auth-token'
+	| 'none';
+
+export interface SandboxOptions {
+	/** Default '127.0.0.1'. */
+	host?: string;
+	/** Default 0 = a free port. */
+	port?: number;
+	/** Default: DEFAULT_COMPANIES. */
+	companies?: SandboxCompany[];
+	/** Optional session token lifetime (expiry simulation). */
+	tokenLifetimeMs?: number;
+	/** Where a successful login puts the session token; default 'data.token'. */
+	tokenLocation?: TokenLocation;
+	/** Request body limit; default 1 MiB, larger bodies are answered 413. */
+	bodyLimitBytes?: number;
+	/** Enables the `/__sandbox/*` admin routes (404 otherwise). */
+	admin?: boolean;
+	faults?: FaultConfig;
+	/** Restored state (persistence); takes precedence over `companies`. */
+	initialState?: SandboxState;
+	/** Called with a fresh copy of the state after every mutation. */
+	onStateChange?: (state: SandboxState) => void;
+}
+
+export interface LoggedRequest {
+	method: string;
+	path: string;
+	query: Record<string, string>;
+	headers: Record<string, string>;
+	/** Parsed JSON body (undefined when there was none or it was not parsed). */
+	body: unknown;
+	/** HTTP status answered; 0 for a dropped connection (or while still in flight). */
+	status: number;
+	/** Injected fault(s), joined with '+' when several hit one request (e.g. 'latency+error500'). */
+	fault?: string;
+	/** Arrival time, ms since the epoch. */
+	at: number;
+}
+
+export type FaultName = 'latency' | 'error500' | 'error503' | 'rateLimit' | 'drop' | 'tokenExpiry';
+
+export interface SandboxCounts {
+	logins: number;
+	logouts: number;
+	candidatesCreated: number;
+	recordsCreated: number;
+	/** Injected faults by name: latency, error500, error503, rateLimit, drop, tokenExpiry. */
+	faults: Record<string, number>;
+}
+
+interface RecordBase {
+	id: number;
+	createdAt: string;
+}
+
+export interface CandidateJob extends RecordBase {
+	company_name: string;
+	start_date: string;
+	end_date?: string;
+	city_name?: string;
+	job_type_id?: number;
+	description?: string;
+	job_title?: string;
+	business_area_division?: string;
+	lang?: string;
+}
+
+export interface CandidateUniversity extends RecordBase {
+	start_date: string;
+	end_date?: string;
+	university_name?: string;
+	study_name?: string;
+	university_degrees_id?: number;
+	description?: string;
+	grade?: number;
+	grading_systems_id?: number;
+}
+
+export interface CandidateItSkill extends RecordBase {
+	skill_name: string;
+	skill_level_id: number;
+}
+
+export interface CandidateLanguage extends RecordBase {
+	language_id: number;
+	language_level_id: number;
+}
+
+export interface CandidateAdditionalInfo extends RecordBase {
+	title: string;
+	description?: string;
+	start_date?: string;
+	end_date?: string;
+}
+
+export interface CandidateRecords {
+	jobs: CandidateJob[];
+	universities: CandidateUniversity[];
+	itSkills: CandidateItSkill[];
+	languages: CandidateLanguage[];
+	additionalInfo: CandidateAdditionalInfo[];
+}
+
+/** Profile fields as the service names them on the wire; null when never set. */
+export interface CandidateProfile {
+	slug: string;
+	phone: string | null;
+	email: string | null;
+	source: string | null;
+	employee: boolean;
+	first_name: string | null;
+	last_name: string | null;
+	city: string | null;
+	street: string | null;
+	zip_code: string | null;
+	birthday: string | null;
+	whatsapp_preference: boolean | null;
+	sms_preference: boolean | null;
+	email_preference: boolean | null;
+}
+
+export interface SandboxCandidate extends CandidateProfile {
+	companyId: number;
+	createdAt: string;
+	updatedAt: string;
+	records: CandidateRecords;
+}
+
+export interface StoredUser {
+	id: number;
+	email: string;
+	firstName: string;
+	lastName: string;
+	/** `scrypt$<salt hex>$<key hex>` */
+	passwordHash: string;
+}
+
+export interface StoredApiKey {
+	id: number;
+	value: string;
+	createdAt: string;
+}
+
+export interface StoredCompany {
+	id: number;
+	name: string;
+	users: StoredUser[];
+	apiKeys: StoredApiKey[];
+	candidates: SandboxCandidate[];
+}
+
+export interface StoredSession {
+	token: string;
+	userId: number;
+	companyId: number;
+	createdAt: number;
+	/** ms since the epoch; absent = no lifetime */
+	expiresAt?: number;
+}
+
+export interface SandboxState {
+	version: 1;
+	companies: StoredCompany[];
+	sessions: StoredSession[];
+	/** Number of live session tokens (informational; recomputed on restore). */
+	liveTokens: number;
+	nextIds: { user: number; apiKey: number; record: number };
+}
+
+export interface Sandbox {
+	url: string;
+	port: number;
+	close(): Promise<void>;
+	requests: LoggedRequest[];
+	clearRequests(): void;
+	/** Replaces the fault configuration (and restarts its PRNG and request counter). */
+	setFaults(f: FaultConfig): void;
+	counts: SandboxCounts;
+	/** Deep copy of everything. */
+	state(): SandboxState;
+	/** Stored candidates of a company (deep copies) with their profile fields and records. */
+	candidates(companyId: number): SandboxCandidate[];
+	/** A live session token for that user without a login request. */
+	issueToken(email: string): string;
+	/** Additions: the current fault configuration, and a reset to the seeded companies. */
+	faults(): FaultConfig;
+	reset(): Promise<void>;
+}
