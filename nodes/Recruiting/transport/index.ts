@@ -43,6 +43,8 @@ export interface ServiceResponse {
 	status?: number;
 	data?: unknown;
 	body: unknown;
+	/** Response headers of a successful answer (e.g. for a login that returns the token in a header). */
+	headers?: IDataObject;
 }
 
 export interface ApiRequest {
@@ -389,7 +391,7 @@ export async function apiRequest(
 					credentials,
 				);
 			}
-			return unpack(status, parsed);
+			return { ...unpack(status, parsed), headers: response!.headers };
 		}
 
 		const retryAfter = retryAfterMs(headerOf(response!.headers, 'retry-after'));
