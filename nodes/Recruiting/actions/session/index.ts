@@ -1,7 +1,38 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { OperationModule } from '../context';
+import * as login from './login.operation';
+import * as logout from './logout.operation';
 
-export const description: INodeProperties[] = [];
+export { login, logout };
 
-export const operations: Record<string, OperationModule> = {};
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['session'] } },
+		options: [
+			{
+				name: 'Log In',
+				value: 'login',
+				action: 'Log in',
+				description:
+					'Log in with the e-mail and password stored in the credential and return the user profile, with tokens and passwords removed. Only for credentials using Email and Password. Runs once per node run. The node already logs in by itself when needed; when it has no session yet, this logs in twice (once to store the session, once for the profile).',
+			},
+			{
+				name: 'Log Out',
+				value: 'logout',
+				action: 'Log out',
+				description:
+					'End the session the credential is using. Other workflows sharing the credential lose it too: with Email and Password they log in again on their next request; an Access Token becomes invalid and must be replaced. Not for API Key credentials. Runs once per node run.',
+			},
+		],
+		default: 'login',
+	},
+	...login.description,
+	...logout.description,
+];
+
+export const operations: Record<string, OperationModule> = { login, logout };

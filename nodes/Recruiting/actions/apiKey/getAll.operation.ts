@@ -1,0 +1,26 @@
+/** API Key → Get Many: the company's API integrations, one output item per key (`id`, `value`). */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { apiRequest } from '../../transport';
+import { optionsCollection } from '../common/options';
+import type { RunContext } from '../context';
+import { toApiKey } from './shared';
+
+export const description: INodeProperties[] = [optionsCollection('apiKey', 'getAll')];
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject[]> {
+	const response = await apiRequest.call(
+		this,
+		{ method: 'GET', path: '/v1/company/api-integrations', itemIndex },
+		run.session,
+	);
+	if (!Array.isArray(response.data)) {
+		throw new NodeApiError(
+			this.getNode(),
+			{ message: 'The list of API integrations came without a data array' },
+			{ message: 'The service answered the API integrations request without a list in "data"', itemIndex },
+		);
+	}
+	return response.data.map((entry) => toApiKey.call(this, entry, 'the API integrations request', itemIndex));
+}

@@ -1,0 +1,21 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+/** One API integration as output: its `id` and its `value` (the key itself, a secret). */
+export function toApiKey(this: IExecuteFunctions, entry: unknown, what: string, itemIndex: number): IDataObject {
+	if (typeof entry !== 'object' || entry === null || Array.isArray(entry) || (entry as IDataObject).id === undefined) {
+		throw new NodeApiError(
+			this.getNode(),
+			{ message: `The service answered ${what} without an API integration` },
+			{ message: `The service answered ${what} without an API integration ({ id, value }) in "data"`, itemIndex },
+		);
+	}
+	const { id, value } = entry as IDataObject;
+	return { id, value };
+}
+
+/** `error` itself when it already is an n8n node error (what the transport throws), else wrapped in one. */
+export function asNodeError(this: IExecuteFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(this.getNode(), error instanceof Error ? error : String(error), { itemIndex });
+}

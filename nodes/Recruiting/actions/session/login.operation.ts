@@ -1,0 +1,124 @@
+/**
+ * Session → Log In: logs in with the e-mail and password of the Recruiting API credential
+ * (never with secrets typed into node parameters) and returns the user object the service
+ * answers with, every token and password removed unless Include Token is on.
+ *
+ * The request goes through the transport, hence through `httpRequestWithAuthentication`. When
+ * the credential holds no session yet, n8n first logs in by itself (the credential's
+ * preAuthentication, which stores the session token) and this operation then logs in a second
+ * time to obtain the user object: two logins, said so in the operation's description.
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { apiRequest } from '../../transport';
+import { TOKEN_KEYS, TokenNotFoundError, extractToken } from '../../transport/login';
+import { optionsCollection } from '../common/options';
+import type { RunContext } from '../context';
+import { MODE_NAMES, authMode, oncePerRun } from './shared';
+
+export const description: INodeProperties[] = [
+	optionsCollection('session', 'login', [
+		{
+			displayName: 'Include Token',
+			name: 'includeToken',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to add the new session token to the output as "token". It is a secret: anyone who has it acts as this user until it is logged out. Off by default; the node keeps its own session token in the credential and never needs this one.',
+		},
+	]),
+];
+
+const TOKEN_KEY_SET = new Set<string>(TOKEN_KEYS.map((key) => key.toLowerCase()));
+
+/** Whether a field name names a secret: the contract's token keys, or token / password / secret / API key in the name. */
+export function isSecretKey(key: string): boolean {
+	return TOKEN_KEY_SET.has(key.toLowerCase()) || /token|passw(or)?d|secret|api_?key/i.test(key);
+}
+
+/**
+ * A copy of `value` without secret fields (at any depth) and without any string equal to one of
+ * `secrets` (a token found through Token Path may sit under an innocent-looking key).
+ */
+export function withoutSecrets(value: unknown, secrets: string[] = []): unknown {
+	if (Array.isArray(value)) {
+		return value.filter((entry) => !(typeof entry === 'string' && secrets.includes(entry))).map((entry) => withoutSecrets(entry, secrets));
+	}
+	if (typeof value === 'object' && value !== null) {
+		const out: IDataObject = {};
+		for (const [key, entry] of Object.entries(value as IDataObject)) {
+			if (isSecretKey(key)) continue;
+			if (typeof entry === 'string' && secrets.includes(entry)) continue;
+			out[key] = withoutSecrets(entry, secrets) as IDataObject;
+		}
+		return out;
+	}
+	return value;
+}
+
+async function logIn(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject> {
+	const credentials = await run.session.getCredentials(this);
+	const mode = authMode(credentials);
+	if (mode !== 'emailPassword') {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Log In needs a Recruiting API credential with Email and Password authentication; this credential uses ${MODE_NAMES[mode]}`,
+			{
+				itemIndex,
+				description:
+					mode === 'accessToken'
+						? 'With an access token the node is already signed in: skip Log In, or switch the credential to Email and Password to log in with them.'
+						: 'An API key is not a login session: skip Log In, or use a credential with Email and Password authentication.',
+			},
+		);
+	}
+	const email = typeof credentials.email === 'string' ? credentials.email.trim() : '';
+	const password = typeof credentials.password === 'string' ? credentials.password : '';
+	if (email === '' || password === '') {
+		throw new NodeOperationError(
+			this.getNode(),
+			'The Recruiting API credential has no Email or no Password: Log In needs both',
+			{ itemIndex },
+		);
+	}
+
+	const response = await apiRequest.call(
+		this,
+		{ method: 'POST', path: '/v1/login', body: { user: { login: email, password } }, itemIndex },
+		run.session,
+	);
+
+	const tokenPath = typeof credentials.tokenPath === 'string' ? credentials.tokenPath : '';
+	let token: string | undefined;
+	let tokenProblem: string | undefined;
+	try {
+		token = extractToken(response.body, response.headers, tokenPath);
+	} catch (error) {
+		// extractToken only throws TokenNotFoundError: its message names the keys, never values.
+		tokenProblem = error instanceof TokenNotFoundError ? error.message : 'Logged in, but found no session token';
+	}
+
+	const data = response.data;
+	if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+		throw new NodeApiError(
+			this.getNode(),
+			{ message: 'The login answer carried no user object' },
+			{ message: 'Logged in, but the service answered without a user object in "data"', itemIndex },
+		);
+	}
+	const user = withoutSecrets(data, token === undefined ? [] : [token]) as IDataObject;
+
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	if (options.includeToken === true) {
+		if (token === undefined) {
+			throw new NodeOperationError(this.getNode(), tokenProblem ?? 'Logged in, but found no session token', { itemIndex });
+		}
+		user.token = token;
+	}
+	return user;
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject> {
+	return await oncePerRun(run, 'login', async () => await logIn.call(this, itemIndex, run));
+}

@@ -1,0 +1,62 @@
+/**
+ * Session → Log Out: ends the session the credential is using (DELETE /v1/logout with its
+ * token).
+ *
+ * - Email and Password: the node cannot rewrite the stored credential, so the stored session
+ *   token stays but is dead. The next request that uses it (in any execution or worker sharing
+ *   the credential) gets 401, and the transport logs in once again, which stores a new token.
+ *   Within this execution the token is forgotten right away. Other executions running at the
+ *   same time lose their session too and log in again on their next request.
+ *   When the credential holds no session at all, there is nothing to end and nothing is sent
+ *   (logging in only to log out would be pointless).
+ * - Access Token: the token itself is invalidated; the credential needs a new access token.
+ * - API Key: refused. An API key is not a session; logging out would not revoke it (use API
+ *   Key → Delete for that).
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { apiRequest } from '../../transport';
+import { optionsCollection } from '../common/options';
+import type { RunContext } from '../context';
+import { authMode, oncePerRun } from './shared';
+
+export const description: INodeProperties[] = [
+	{
+		displayName:
+			'Logging out ends the session for every workflow using this credential. With Email and Password, they log in again by themselves on their next request. With an Access Token, the token stops working and the credential needs a new one.',
+		name: 'logoutNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { resource: ['session'], operation: ['logout'] } },
+	},
+	optionsCollection('session', 'logout'),
+];
+
+async function logOut(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject> {
+	const credentials = await run.session.getCredentials(this);
+	const mode = authMode(credentials);
+	if (mode === 'apiKey') {
+		throw new NodeOperationError(
+			this.getNode(),
+			'Log Out does not apply to a Recruiting API credential with API Key authentication: an API key is not a login session',
+			{
+				itemIndex,
+				description:
+					'Logging out would leave the key valid. To revoke a key, use API Key → Delete with its ID, from a credential that uses Email and Password or an Access Token.',
+			},
+		);
+	}
+	if (mode === 'emailPassword' && !credentials.sessionToken) {
+		return { loggedOut: false, message: 'No session was open, so there was nothing to log out' };
+	}
+
+	const response = await apiRequest.call(this, { method: 'DELETE', path: '/v1/logout', itemIndex }, run.session);
+	// Forget the dead token for the rest of this execution: a later request logs in first.
+	if (mode === 'emailPassword') credentials.sessionToken = '';
+	return { loggedOut: true, message: response.message ?? 'Logged out' };
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject> {
+	return await oncePerRun(run, 'logout', async () => await logOut.call(this, itemIndex, run));
+}
