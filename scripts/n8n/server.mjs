@@ -176,12 +176,12 @@ export async function startN8n({
 			try {
 				process.kill(-child.pid, 'SIGTERM');
 			} catch {}
-			const done = await Promise.race([exitPromise, sleep(15_000).then(() => null)]);
+			const done = await Promise.race([exitPromise, sleep(15_000, null, { ref: false })]);
 			if (!done) {
 				try {
 					process.kill(-child.pid, 'SIGKILL');
 				} catch {}
-				await Promise.race([exitPromise, sleep(5_000)]);
+				await Promise.race([exitPromise, sleep(5_000, null, { ref: false })]);
 			}
 		}
 		// task runners etc. may outlive the main process for a moment

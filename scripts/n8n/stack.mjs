@@ -73,7 +73,9 @@ export async function startStack({
 	const stop = async () => {
 		for (const fn of stops.reverse()) {
 			try {
+				const t = Date.now();
 				await fn();
+				if (process.env.STACK_DEBUG) log(`[stop] ${fn.label ?? 'step'} in ${Date.now() - t}ms`);
 			} catch (err) {
 				log(`[stop] ${err.message}`);
 			}
