@@ -1,7 +1,28 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { OperationModule } from '../context';
+import * as add from './add.operation';
 
-export const description: INodeProperties[] = [];
+export { add };
 
-export const operations: Record<string, OperationModule> = {};
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['candidateLanguage'] } },
+		options: [
+			{
+				name: 'Add',
+				value: 'add',
+				action: 'Add a language to a candidate',
+				description: 'Attach a language skill with its level to a candidate given by its slug',
+			},
+		],
+		default: 'add',
+	},
+	...add.description,
+];
+
+export const operations: Record<string, OperationModule> = { add };

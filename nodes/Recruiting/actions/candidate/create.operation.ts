@@ -1,0 +1,50 @@
+/** Candidate → Create: POST /gin/v1/company/candidate with email and/or phone, source, employee. */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+import { z } from 'zod';
+
+import { apiRequest } from '../../transport';
+import type { CandidateFieldLayout } from '../common/candidateProfile';
+import { candidateFieldProperties, candidateLabels, candidateShape, layoutFields, readCandidateFields } from '../common/candidateProfile';
+import { optionsCollection } from '../common/options';
+import { isEmpty, validateBody } from '../common/validation';
+import type { RunContext } from '../context';
+
+export const layout: CandidateFieldLayout = {
+	topLevel: ['email', 'phone'],
+	collection: { name: 'additionalFields', displayName: 'Additional Fields', fields: ['source', 'employee'] },
+};
+
+export const description: INodeProperties[] = [
+	...candidateFieldProperties('candidate', 'create', layout),
+	optionsCollection('candidate', 'create'),
+];
+
+const schema = z.object(candidateShape(layoutFields(layout))).superRefine((body, ctx) => {
+	if (isEmpty(body.email) && isEmpty(body.phone)) {
+		ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['email'], message: 'or "Phone" is required: give at least one of them' });
+	}
+});
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject> {
+	const body = validateBody(this, itemIndex, schema, readCandidateFields(this, itemIndex, layout), candidateLabels(layoutFields(layout)));
+	const response = await apiRequest.call(
+		this,
+		{ method: 'POST', path: '/gin/v1/company/candidate', body, itemIndex },
+		run.session,
+	);
+	const data = response.data as IDataObject | undefined;
+	const slug = data && typeof data === 'object' ? data.slug : undefined;
+	if (typeof slug !== 'string' || slug === '') {
+		throw new NodeApiError(
+			this.getNode(),
+			{ message: 'The service did not return the new candidate\'s slug' },
+			{
+				message: 'The candidate may have been created, but the service did not return its slug in "data.slug"',
+				description: `Service answer: ${JSON.stringify(response.body).slice(0, 500)}`,
+				itemIndex,
+			},
+		);
+	}
+	return { slug, ...body };
+}

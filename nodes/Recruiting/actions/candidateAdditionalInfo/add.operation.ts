@@ -1,0 +1,91 @@
+/** Candidate Additional Info → Add: POST /gin/v1/company/candidate/additional-information. */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { z } from 'zod';
+
+import { candidateSlugProperty, dateOrderOf, postRecord } from '../common/candidateRecord';
+import type { DateOrder } from '../common/dates';
+import { dateFormatOption, optionsCollection } from '../common/options';
+import { date, endNotBeforeStart, text, validateBody } from '../common/validation';
+import type { RunContext } from '../context';
+
+const show = { resource: ['candidateAdditionalInfo'], operation: ['add'] };
+
+export const description: INodeProperties[] = [
+	candidateSlugProperty('candidateAdditionalInfo', 'add'),
+	{
+		displayName: 'Title',
+		name: 'title',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. Volunteer work',
+		description: 'Title of the entry (e.g. a certificate, volunteer work, a stay abroad)',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: { show },
+		options: [
+			{
+				displayName: 'Description',
+				name: 'description',
+				type: 'string',
+				typeOptions: { rows: 3 },
+				default: '',
+				description: 'Free text about the entry',
+			},
+			{
+				displayName: 'End Date',
+				name: 'endDate',
+				type: 'dateTime',
+				default: '',
+				description: 'When it ended. Same accepted forms as Start Date, and not before it.',
+			},
+			{
+				displayName: 'Start Date',
+				name: 'startDate',
+				type: 'dateTime',
+				default: '',
+				description:
+					'When it began. Accepted: YYYY-MM-DD, an ISO date-time (its date as written, no time-zone shift), DD.MM.YYYY, a date already in the format chosen under Options → Date Format Sent, or a date from an expression. Sent in that format.',
+			},
+		],
+	},
+	optionsCollection('candidateAdditionalInfo', 'add', [dateFormatOption]),
+];
+
+const schemaFor = (order: DateOrder) =>
+	z
+		.object({
+			user_slug: text(true),
+			title: text(true),
+			description: text(),
+			start_date: date(order),
+			end_date: date(order),
+		})
+		.superRefine(endNotBeforeStart(order));
+
+const labels = {
+	user_slug: 'Candidate Slug',
+	title: 'Title',
+	description: 'Description',
+	start_date: 'Start Date',
+	end_date: 'End Date',
+};
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject> {
+	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const input: IDataObject = {
+		user_slug: this.getNodeParameter('candidateSlug', itemIndex, '') as string,
+		title: this.getNodeParameter('title', itemIndex, '') as string,
+		description: extra.description,
+		start_date: extra.startDate,
+		end_date: extra.endDate,
+	};
+	const body = validateBody(this, itemIndex, schemaFor(dateOrderOf(this, itemIndex)), input, labels);
+	return await postRecord(this, itemIndex, run, '/gin/v1/company/candidate/additional-information', body);
+}

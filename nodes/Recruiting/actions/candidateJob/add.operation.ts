@@ -1,0 +1,171 @@
+/** Candidate Job → Add: POST /gin/v1/company/candidate/job. */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { z } from 'zod';
+
+import { candidateSlugProperty, dateOrderOf, postRecord } from '../common/candidateRecord';
+import type { DateOrder } from '../common/dates';
+import { dateFormatOption, optionsCollection } from '../common/options';
+import type { ListLanguage } from '../common/referenceLists';
+import { resolveBusinessArea, resolveListId } from '../common/resolve';
+import { date, endNotBeforeStart, idOrName, text, validateBody } from '../common/validation';
+import type { RunContext } from '../context';
+
+const show = { resource: ['candidateJob'], operation: ['add'] };
+
+export const description: INodeProperties[] = [
+	candidateSlugProperty('candidateJob', 'add'),
+	{
+		displayName: 'Company Name',
+		name: 'companyName',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'Name of the employer',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Start Date',
+		name: 'startDate',
+		type: 'dateTime',
+		required: true,
+		default: '',
+		description:
+			'When the job began. Accepted: YYYY-MM-DD, an ISO date-time (its date as written, no time-zone shift), DD.MM.YYYY, a date already in the format chosen under Options → Date Format Sent, or a date from an expression. Sent in that format.',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: { show },
+		options: [
+			{
+				displayName: 'Business Area or Division Name or ID',
+				name: 'businessAreaDivision',
+				type: 'options',
+				typeOptions: { loadOptionsMethod: 'getBusinessAreas' },
+				default: '',
+				description:
+					'Business area or division of the job. The service receives its name. An expression may give a division or area name in German or English (case, accents and spaces do not matter, e.g. "Softwareentwicklung", "Human Resources"); it is checked against every division and area and sent as the list spells it. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			},
+			{
+				displayName: 'City Name',
+				name: 'cityName',
+				type: 'string',
+				default: '',
+				description: 'City where the job was',
+			},
+			{
+				displayName: 'Description',
+				name: 'description',
+				type: 'string',
+				typeOptions: { rows: 3 },
+				default: '',
+				description: 'Free text about the job',
+			},
+			{
+				displayName: 'End Date',
+				name: 'endDate',
+				type: 'dateTime',
+				default: '',
+				description:
+					'When the job ended; leave out for an ongoing job. Same accepted forms as Start Date, and not before it.',
+			},
+			{
+				displayName: 'Job Title',
+				name: 'jobTitle',
+				type: 'string',
+				default: '',
+				description: 'Title of the position, e.g. "Data Analyst"',
+			},
+			{
+				displayName: 'Job Type Name or ID',
+				name: 'jobTypeId',
+				type: 'options',
+				typeOptions: { loadOptionsMethod: 'getJobTypes' },
+				default: '',
+				description:
+					'Kind of employment, from the job types list (e.g. 2 = Werkstudent / Working student). An expression may give the ID, the ID as text, or the German or English name (case, accents and spaces do not matter, e.g. "Working student", "Praktikant"). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			},
+			{
+				displayName: 'Language',
+				name: 'lang',
+				type: 'options',
+				options: [
+					{ name: 'English', value: 'en' },
+					{ name: 'German', value: 'de' },
+				],
+				default: 'de',
+				description:
+					'Language of the job details (sent as the code "de" or "en"); the business area name is sent in this language',
+			},
+		],
+	},
+	optionsCollection('candidateJob', 'add', [dateFormatOption]),
+];
+
+const schemaFor = (order: DateOrder) =>
+	z
+		.object({
+			user_slug: text(true),
+			company_name: text(true),
+			start_date: date(order, true),
+			end_date: date(order),
+			city_name: text(),
+			job_type_id: idOrName(),
+			description: text(),
+			job_title: text(),
+			business_area_division: text(),
+			lang: text(),
+		})
+		.superRefine(endNotBeforeStart(order));
+
+const labels = {
+	user_slug: 'Candidate Slug',
+	company_name: 'Company Name',
+	start_date: 'Start Date',
+	end_date: 'End Date',
+	city_name: 'City Name',
+	job_type_id: 'Job Type',
+	description: 'Description',
+	job_title: 'Job Title',
+	business_area_division: 'Business Area or Division',
+	lang: 'Language',
+};
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject> {
+	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const input: IDataObject = {
+		user_slug: this.getNodeParameter('candidateSlug', itemIndex, '') as string,
+		company_name: this.getNodeParameter('companyName', itemIndex, '') as string,
+		start_date: this.getNodeParameter('startDate', itemIndex, '') as string,
+		end_date: extra.endDate,
+		city_name: extra.cityName,
+		job_type_id: extra.jobTypeId,
+		description: extra.description,
+		job_title: extra.jobTitle,
+		business_area_division: extra.businessAreaDivision,
+		lang: extra.lang,
+	};
+	const body = validateBody(this, itemIndex, schemaFor(dateOrderOf(this, itemIndex)), input, labels);
+	const lang: ListLanguage = body.lang === 'en' ? 'en' : 'de';
+	if (body.job_type_id !== undefined) {
+		body.job_type_id = await resolveListId(this, run, itemIndex, 'jobTypes', body.job_type_id as number | string, {
+			label: labels.job_type_id,
+			entryLabel: 'job type',
+		});
+	}
+	if (body.business_area_division !== undefined) {
+		body.business_area_division = await resolveBusinessArea(
+			this,
+			run,
+			itemIndex,
+			body.business_area_division as string,
+			labels.business_area_division,
+			lang,
+		);
+	}
+	return await postRecord(this, itemIndex, run, '/gin/v1/company/candidate/job', body);
+}

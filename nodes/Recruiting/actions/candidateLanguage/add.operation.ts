@@ -1,0 +1,60 @@
+/** Candidate Language → Add: POST /gin/v1/company/candidate/language. */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { z } from 'zod';
+
+import { candidateSlugProperty, postRecord } from '../common/candidateRecord';
+import { optionsCollection } from '../common/options';
+import { resolveListId } from '../common/resolve';
+import { idOrName, positiveInteger, text, validateBody } from '../common/validation';
+import type { RunContext } from '../context';
+
+const show = { resource: ['candidateLanguage'], operation: ['add'] };
+
+export const description: INodeProperties[] = [
+	candidateSlugProperty('candidateLanguage', 'add'),
+	{
+		displayName: 'Language Name or ID',
+		name: 'languageId',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getLanguages' },
+		required: true,
+		default: '',
+		description:
+			'The language, from the language skills list (e.g. 26 = English, 23 = German). An expression may give the ID, the ID as text, or the language\'s name in German or English (case, accents and spaces do not matter, e.g. "English", "Englisch", "francais"). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Language Level ID',
+		name: 'languageLevelId',
+		type: 'number',
+		required: true,
+		typeOptions: { minValue: 1, numberPrecision: 0 },
+		default: 1,
+		description:
+			'Proficiency level ID: a positive integer. The service does not publish its catalogue of language levels, so use the IDs your service account expects; the node sends the number as given and does not interpret it.',
+		displayOptions: { show },
+	},
+	optionsCollection('candidateLanguage', 'add'),
+];
+
+const schema = z.object({
+	user_slug: text(true),
+	language_id: idOrName(true),
+	language_level_id: positiveInteger(true),
+});
+
+const labels = { user_slug: 'Candidate Slug', language_id: 'Language', language_level_id: 'Language Level ID' };
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject> {
+	const input: IDataObject = {
+		user_slug: this.getNodeParameter('candidateSlug', itemIndex, '') as string,
+		language_id: this.getNodeParameter('languageId', itemIndex, '') as string,
+		language_level_id: this.getNodeParameter('languageLevelId', itemIndex, '') as number,
+	};
+	const body = validateBody(this, itemIndex, schema, input, labels);
+	body.language_id = await resolveListId(this, run, itemIndex, 'languageSkills', body.language_id as number | string, {
+		label: labels.language_id,
+		entryLabel: 'language',
+	});
+	return await postRecord(this, itemIndex, run, '/gin/v1/company/candidate/language', body);
+}

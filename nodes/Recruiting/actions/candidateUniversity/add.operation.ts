@@ -1,0 +1,146 @@
+/** Candidate University → Add: POST /gin/v1/company/candidate/university. */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { z } from 'zod';
+
+import { candidateSlugProperty, dateOrderOf, postRecord } from '../common/candidateRecord';
+import type { DateOrder } from '../common/dates';
+import { dateFormatOption, optionsCollection } from '../common/options';
+import { resolveListId } from '../common/resolve';
+import { date, endNotBeforeStart, idOrName, integer, positiveInteger, text, validateBody } from '../common/validation';
+import type { RunContext } from '../context';
+
+const show = { resource: ['candidateUniversity'], operation: ['add'] };
+
+export const description: INodeProperties[] = [
+	candidateSlugProperty('candidateUniversity', 'add'),
+	{
+		displayName: 'Start Date',
+		name: 'startDate',
+		type: 'dateTime',
+		required: true,
+		default: '',
+		description:
+			'When the studies began. Accepted: YYYY-MM-DD, an ISO date-time (its date as written, no time-zone shift), DD.MM.YYYY, a date already in the format chosen under Options → Date Format Sent, or a date from an expression. Sent in that format.',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: { show },
+		options: [
+			{
+				displayName: 'Degree Name or ID',
+				name: 'universityDegreeId',
+				type: 'options',
+				typeOptions: { loadOptionsMethod: 'getUniversityDegrees' },
+				default: '',
+				description:
+					'Degree obtained or aimed at, from the university degrees list (e.g. 10 = Master of Science). An expression may give the ID, the ID as text, or the name in German or English (case, accents and spaces do not matter, e.g. "Master of Science", "Diplom"). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			},
+			{
+				displayName: 'Description',
+				name: 'description',
+				type: 'string',
+				typeOptions: { rows: 3 },
+				default: '',
+				description: 'Free text about the studies',
+			},
+			{
+				displayName: 'End Date',
+				name: 'endDate',
+				type: 'dateTime',
+				default: '',
+				description: 'When the studies ended; leave out if ongoing. Same accepted forms as Start Date, and not before it.',
+			},
+			{
+				displayName: 'Grade',
+				name: 'grade',
+				type: 'number',
+				typeOptions: { numberPrecision: 0 },
+				default: 0,
+				description: 'Grade obtained, as a whole number in the grading system given by Grading System ID',
+			},
+			{
+				displayName: 'Grading System ID',
+				name: 'gradingSystemId',
+				type: 'number',
+				typeOptions: { minValue: 1, numberPrecision: 0 },
+				default: 1,
+				description:
+					'ID of the grading system the grade is expressed in: a positive integer. The service does not publish its catalogue of grading systems, so use the ID your service account expects; the node does not interpret it.',
+			},
+			{
+				displayName: 'Study Name',
+				name: 'studyName',
+				type: 'string',
+				default: '',
+				description: 'Name of the study programme, e.g. "Computer Science"',
+			},
+			{
+				displayName: 'University Name',
+				name: 'universityName',
+				type: 'string',
+				default: '',
+				description: 'Name of the university or college',
+			},
+		],
+	},
+	optionsCollection('candidateUniversity', 'add', [dateFormatOption]),
+];
+
+const schemaFor = (order: DateOrder) =>
+	z
+		.object({
+			user_slug: text(true),
+			start_date: date(order, true),
+			end_date: date(order),
+			university_name: text(),
+			study_name: text(),
+			university_degrees_id: idOrName(),
+			description: text(),
+			grade: integer(),
+			grading_systems_id: positiveInteger(),
+		})
+		.superRefine(endNotBeforeStart(order));
+
+const labels = {
+	user_slug: 'Candidate Slug',
+	start_date: 'Start Date',
+	end_date: 'End Date',
+	university_name: 'University Name',
+	study_name: 'Study Name',
+	university_degrees_id: 'Degree',
+	description: 'Description',
+	grade: 'Grade',
+	grading_systems_id: 'Grading System ID',
+};
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject> {
+	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const input: IDataObject = {
+		user_slug: this.getNodeParameter('candidateSlug', itemIndex, '') as string,
+		start_date: this.getNodeParameter('startDate', itemIndex, '') as string,
+		end_date: extra.endDate,
+		university_name: extra.universityName,
+		study_name: extra.studyName,
+		university_degrees_id: extra.universityDegreeId,
+		description: extra.description,
+		grade: extra.grade,
+		grading_systems_id: extra.gradingSystemId,
+	};
+	const body = validateBody(this, itemIndex, schemaFor(dateOrderOf(this, itemIndex)), input, labels);
+	if (body.university_degrees_id !== undefined) {
+		body.university_degrees_id = await resolveListId(
+			this,
+			run,
+			itemIndex,
+			'universityDegrees',
+			body.university_degrees_id as number | string,
+			{ label: labels.university_degrees_id, entryLabel: 'university degree' },
+		);
+	}
+	return await postRecord(this, itemIndex, run, '/gin/v1/company/candidate/university', body);
+}

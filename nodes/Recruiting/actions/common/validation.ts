@@ -1,0 +1,184 @@
+/**
+ * Building blocks of the request-body schemas (zod): each operation declares one schema that
+ * takes the raw parameter values of one item (keyed by wire field) and returns the wire body:
+ * text trimmed, numbers as JSON integers, dates in the service's form, empty optional fields
+ * left out. A failure names the field (as the user sees it) and the rule, fails only that item,
+ * and happens before any request is sent.
+ */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import { z } from 'zod';
+
+import type { DateOrder } from './dates';
+import { compareCalendarDates, normalizeDate } from './dates';
+import { parseIdOrName } from './resolve';
+
+export const RULES = {
+	required: 'is required',
+	text: 'must be text',
+	email: 'must be a valid e-mail address',
+	boolean: 'must be true or false',
+	positiveInteger: 'must be a positive integer',
+	integer: 'must be an integer',
+	skillLevel: 'must be an integer from 1 to 4',
+	endBeforeStart: 'must not be before the start date',
+} as const;
+
+/** Nothing given: undefined, null, or text of spaces only. */
+export function isEmpty(value: unknown): boolean {
+	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+function show(value: unknown): string {
+	if (typeof value === 'string') return `"${value}"`;
+	try {
+		return JSON.stringify(value) ?? String(value);
+	} catch {
+		return String(value);
+	}
+}
+
+type Field<T> = z.ZodType<T | undefined, z.ZodTypeDef, unknown>;
+
+/**
+ * A field: empty → undefined (or "is required"), otherwise `convert` returns the wire value or
+ * a rule broken.
+ */
+function field<T>(required: boolean, convert: (value: unknown) => { value: T } | { rule: string }): Field<T> {
+	return z.unknown().transform((value, ctx): T | undefined => {
+		if (isEmpty(value)) {
+			if (required) ctx.addIssue({ code: z.ZodIssueCode.custom, message: RULES.required });
+			return undefined;
+		}
+		const result = convert(value);
+		if ('rule' in result) {
+			ctx.addIssue({ code: z.ZodIssueCode.custom, message: result.rule });
+			return z.NEVER;
+		}
+		return result.value;
+	});
+}
+
+const asText = (value: unknown): { value: string } | { rule: string } =>
+	typeof value === 'string'
+		? { value: value.trim() }
+		: typeof value === 'number' && Number.isFinite(value)
+			? { value: String(value) }
+			: { rule: `${RULES.text} (got ${show(value)})` };
+
+/** Text (numbers become text, e.g. a zip code read from a spreadsheet as 10119 → "10119"). */
+export const text = (required = false): Field<string> => field(required, asText);
+
+const emailFormat = z.string().email();
+
+export const email = (required = false): Field<string> =>
+	field(required, (value) => {
+		const converted = asText(value);
+		if ('rule' in converted) return converted;
+		return emailFormat.safeParse(converted.value).success
+			? converted
+			: { rule: `${RULES.email} (got ${show(converted.value)})` };
+	});
+
+const TRUE_TEXT = new Set(['true', 'yes', '1', 'on']);
+const FALSE_TEXT = new Set(['false', 'no', '0', 'off']);
+
+/** A boolean; "true"/"false", "yes"/"no" and 1/0 from expressions are read as booleans. */
+export const boolean = (): Field<boolean> =>
+	field(false, (value) => {
+		if (typeof value === 'boolean') return { value };
+		const key = String(value).trim().toLowerCase();
+		if ((typeof value === 'string' || typeof value === 'number') && TRUE_TEXT.has(key)) return { value: true };
+		if ((typeof value === 'string' || typeof value === 'number') && FALSE_TEXT.has(key)) return { value: false };
+		return { rule: `${RULES.boolean} (got ${show(value)})` };
+	});
+
+function toNumber(value: unknown): number | undefined {
+	if (typeof value === 'number') return value;
+	if (typeof value === 'string' && /^\s*[+-]?\d+(?:[.,]\d*)?\s*$/.test(value)) return Number(value.trim().replace(',', '.'));
+	return undefined;
+}
+
+/** An integer within [min, max] (a number, or digits as text). */
+export const integer = (
+	options: { required?: boolean; min?: number; max?: number; rule?: string } = {},
+): Field<number> =>
+	field(options.required ?? false, (value) => {
+		const number = toNumber(value);
+		const ok =
+			number !== undefined &&
+			Number.isInteger(number) &&
+			(options.min === undefined || number >= options.min) &&
+			(options.max === undefined || number <= options.max);
+		return ok ? { value: number } : { rule: `${options.rule ?? RULES.integer} (got ${show(value)})` };
+	});
+
+export const positiveInteger = (required = false): Field<number> =>
+	integer({ required, min: 1, rule: RULES.positiveInteger });
+
+/**
+ * A dropdown value: a positive integer ID (number, or digits as text) → the ID; any other text
+ * → that name (trimmed), to be resolved against the reference list before sending.
+ */
+export const idOrName = (required = false): Field<number | string> =>
+	field<number | string>(required, (value) => {
+		const parsed = parseIdOrName(value);
+		if (parsed.kind === 'id') return { value: parsed.id };
+		if (parsed.kind === 'name') return { value: parsed.name };
+		return { rule: parsed.reason };
+	});
+
+/** A date in any accepted form → `order` (e.g. DD-MM-YYYY). */
+export const date = (order: DateOrder, required = false): Field<string> =>
+	field(required, (value) => {
+		const result = normalizeDate(value, order);
+		return result.ok ? { value: result.text } : { rule: result.reason };
+	});
+
+/** Refinement of bodies with `start_date` / `end_date`: the end is not before the start. */
+export function endNotBeforeStart(order: DateOrder) {
+	return (body: { start_date?: string; end_date?: string }, ctx: z.RefinementCtx): void => {
+		if (body.start_date === undefined || body.end_date === undefined) return;
+		const start = normalizeDate(body.start_date, order);
+		const end = normalizeDate(body.end_date, order);
+		if (start.ok && end.ok && compareCalendarDates(end.date, start.date) < 0) {
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: ['end_date'],
+				message: `${RULES.endBeforeStart} (start ${body.start_date}, end ${body.end_date})`,
+			});
+		}
+	};
+}
+
+/** Leaves out the fields that were not given. */
+export function compact<T extends object>(value: T): IDataObject {
+	return Object.fromEntries(Object.entries(value).filter(([, member]) => member !== undefined)) as IDataObject;
+}
+
+/**
+ * Validates one item's raw values against `schema` and returns the wire body (empty fields left
+ * out), or fails the item with a NodeOperationError naming the field (`labels`: wire field →
+ * the name the user sees) and the rule. Every problem of the item is listed.
+ */
+export function validateBody<T extends object>(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	schema: z.ZodType<T, z.ZodTypeDef, unknown>,
+	input: IDataObject,
+	labels: Record<string, string>,
+): IDataObject {
+	const result = schema.safeParse(input);
+	if (result.success) return compact(result.data);
+	const problems = result.error.issues.map((issue) => {
+		const key = issue.path.length > 0 ? String(issue.path[0]) : '';
+		const label = labels[key] ?? key;
+		return label ? `"${label}" ${issue.message}` : issue.message;
+	});
+	const [first, ...rest] = problems;
+	return failItem(context, itemIndex, first, rest.length > 0 ? `Also: ${rest.join('; ')}` : undefined);
+}
+
+function failItem(context: IExecuteFunctions, itemIndex: number, message: string, description?: string): never {
+	throw new NodeOperationError(context.getNode(), message, { itemIndex, description });
+}
