@@ -11,12 +11,15 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { RunContext } from '../context';
+import { LANGUAGE_NAME_GROUPS } from './languageNames';
 import type { ListLanguage } from './referenceLists';
 
 /** One entry of a reference list, with every name it goes by (all languages). */
 export interface NamedEntry<K = number> {
 	key: K;
 	names: string[];
+	/** Other names people use (matched only when no list name matches). */
+	aliases?: string[];
 }
 
 /** Lower case, accents removed (ä → a, ß → ss), every space removed. */
@@ -53,18 +56,36 @@ function nameDistance(query: string, name: string): number {
 	return distance;
 }
 
-/** Entries one of whose names equals `name` (ignoring case, accents and spaces). */
-export function findByName<K>(entries: Array<NamedEntry<K>>, name: string): Array<NamedEntry<K>> {
+/**
+ * Entries one of whose names equals `name` (ignoring case, accents and spaces); with
+ * `aliases`, their other names count too.
+ */
+export function findByName<K>(entries: Array<NamedEntry<K>>, name: string, aliases = false): Array<NamedEntry<K>> {
 	const wanted = normalizeName(name);
 	if (wanted === '') return [];
-	return entries.filter((entry) => entry.names.some((candidate) => normalizeName(candidate) === wanted));
+	return entries.filter((entry) =>
+		[...entry.names, ...(aliases ? (entry.aliases ?? []) : [])].some((candidate) => normalizeName(candidate) === wanted),
+	);
+}
+
+/** Every name of an entry, list names first. */
+export function allNames<K>(entry: NamedEntry<K>): string[] {
+	return uniqBy([...entry.names, ...(entry.aliases ?? [])], normalizeName);
+}
+
+const LANGUAGE_GROUPS = LANGUAGE_NAME_GROUPS.map((group) => ({ group, keys: new Set(group.map(normalizeName)) }));
+
+/** The other names of a language of the language skills list (German names, short forms). */
+export function languageAliases(name: string): string[] {
+	const key = normalizeName(name);
+	return LANGUAGE_GROUPS.filter(({ keys }) => keys.has(key)).flatMap(({ group }) => group);
 }
 
 /** The `limit` entries whose names come closest to `name`, closest first. */
 export function closestEntries<K>(entries: Array<NamedEntry<K>>, name: string, limit = 3): Array<NamedEntry<K>> {
 	const scored = entries.map((entry) => ({
 		entry,
-		score: Math.min(...entry.names.map((candidate) => nameDistance(name, candidate))),
+		score: Math.min(...allNames(entry).map((candidate) => nameDistance(name, candidate))),
 	}));
 	return sortBy(scored, 'score')
 		.slice(0, limit)
@@ -76,8 +97,12 @@ export function mergeEntries<K>(entries: Array<NamedEntry<K>>): Array<NamedEntry
 	const merged = new Map<K, NamedEntry<K>>();
 	for (const entry of entries) {
 		const known = merged.get(entry.key);
-		if (known) known.names = uniqBy([...known.names, ...entry.names], normalizeName);
-		else merged.set(entry.key, { key: entry.key, names: uniqBy([...entry.names], normalizeName) });
+		if (known) {
+			known.names = uniqBy([...known.names, ...entry.names], normalizeName);
+			known.aliases = uniqBy([...(known.aliases ?? []), ...(entry.aliases ?? [])], normalizeName);
+		} else {
+			merged.set(entry.key, { key: entry.key, names: [...entry.names], aliases: [...(entry.aliases ?? [])] });
+		}
 	}
 	return [...merged.values()];
 }
@@ -113,7 +138,7 @@ export function isIdOrName(value: unknown): boolean {
 }
 
 function quoteEntry(entry: NamedEntry<number>): string {
-	return `"${entry.names.join(' / ')}" (ID ${entry.key})`;
+	return `"${allNames(entry).slice(0, 3).join(' / ')}" (ID ${entry.key})`;
 }
 
 /** A list that takes a name per id and language: job types, university degrees, languages. */
@@ -140,7 +165,11 @@ async function idEntries(
 		return list.map((entry) => ({ key: Number(entry.id), names: [entry.name_ger, entry.name_eng].filter(Boolean).map(String) }));
 	}
 	const list = await run.references.get(context, kind, lang, itemIndex);
-	return list.map((entry) => ({ key: Number(entry.id), names: [String(entry.value)] }));
+	return list.map((entry) => ({
+		key: Number(entry.id),
+		names: [String(entry.value)],
+		aliases: kind === 'languageSkills' ? languageAliases(String(entry.value)) : [],
+	}));
 }
 
 /**
@@ -166,7 +195,8 @@ export async function resolveListId(
 	let entries: Array<NamedEntry<number>> = [];
 	for (const language of languages) {
 		entries = mergeEntries([...entries, ...(await idEntries(context, run, kind, language, itemIndex))]);
-		const found = uniqBy(findByName(entries, parsed.name), 'key');
+		let found = uniqBy(findByName(entries, parsed.name), 'key');
+		if (found.length === 0) found = uniqBy(findByName(entries, parsed.name, true), 'key');
 		if (found.length === 1) return found[0].key;
 		if (found.length > 1) {
 			throw new NodeOperationError(
