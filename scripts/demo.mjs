@@ -13,7 +13,7 @@
 
 import { CREDENTIAL_NAME, startStack } from './n8n/stack.mjs';
 import { DEFAULT_OWNER } from './n8n/server.mjs';
-import { EXAMPLES, describe, runExample } from './n8n/examples.mjs';
+import { EXAMPLES, describe, referenceNames, runExample } from './n8n/examples.mjs';
 import { SANDBOX_LOGIN } from './n8n/sandbox.mjs';
 
 const args = process.argv.slice(2);
@@ -42,6 +42,7 @@ try {
 	const test = await rest.testCredential(credential);
 	log(`[demo] credential "${CREDENTIAL_NAME}" (e-mail/password, ${SANDBOX_LOGIN.email} at ${sandbox.url}): test ${test.status}${test.status === 'OK' ? '' : ` - ${test.message}`}`);
 
+	const names = await referenceNames(sandbox.url);
 	const summary = [];
 	for (const [i, example] of EXAMPLES.entries()) {
 		log(`[demo] running ${example.file} ...`);
@@ -56,7 +57,7 @@ try {
 		}
 		const candidatesAfter = sandbox.candidates(SANDBOX_LOGIN.companyId);
 		if (result.execution.status !== 'success') failed = true;
-		const [first, ...rest_] = describe(example, result, { candidatesBefore, candidatesAfter });
+		const [first, ...rest_] = describe(example, result, { candidatesBefore, candidatesAfter, names });
 		summary.push(`${i + 1}) ${first}`, ...rest_);
 	}
 

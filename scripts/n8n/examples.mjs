@@ -41,7 +41,7 @@ export function stoppedBy(execution) {
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** Human-readable lines about one example run. */
-export function describe(example, { execution, seconds }, { candidatesBefore = [], candidatesAfter = [] } = {}) {
+export function describe(example, { execution, seconds }, { candidatesBefore = [], candidatesAfter = [], names = {} } = {}) {
 	const lines = [];
 	const head = `${example.title} (examples/${example.file}): ${execution.status} in ${seconds.toFixed(1)}s`;
 	lines.push(head);
@@ -59,8 +59,10 @@ export function describe(example, { execution, seconds }, { candidatesBefore = [
 		for (const c of added) {
 			const name = [c.first_name, c.last_name].filter(Boolean).join(' ') || '(no name)';
 			const contact = c.email || c.phone;
-			const langs = (c.records?.languages ?? []).map((l) => `#${l.language_id}/level ${l.language_level_id}`).join(', ');
-			const jobs = (c.records?.jobs ?? []).map((j) => `${j.job_title ?? j.company_name} (job type #${j.job_type_id ?? '-'})`).join(', ');
+			const langName = (id) => names.languages?.get(id) ?? `#${id}`;
+			const jobType = (id) => names.jobTypes?.get(id) ?? `job type #${id ?? '-'}`;
+			const langs = (c.records?.languages ?? []).map((l) => `${langName(l.language_id)} (level ${l.language_level_id})`).join(', ');
+			const jobs = (c.records?.jobs ?? []).map((j) => `${j.job_title ?? j.company_name} at ${j.company_name}, ${jobType(j.job_type_id)}, from ${j.start_date}`).join('; ');
 			const skills = (c.records?.itSkills ?? []).map((s) => `${s.skill_name} ${s.skill_level_id}/4`).join(', ');
 			lines.push(`     - ${name} <${contact}>, born ${c.birthday ?? '?'}, ${c.city ?? '?'}: job ${jobs || '-'}; skills ${skills || '-'}; languages ${langs || '-'}`);
 		}
@@ -89,7 +91,21 @@ export function describe(example, { execution, seconds }, { candidatesBefore = [
 	return lines;
 }
 
-function oneLine(text, max = 160) {
+/** Names of languages and job types, read from the service (for a readable summary). */
+export async function referenceNames(baseUrl) {
+	const get = async (p) => (await (await fetch(`${baseUrl}${p}`)).json()).data ?? [];
+	try {
+		const [languages, jobTypes] = await Promise.all([get('/v1/general/language-skills?lang=en'), get('/v1/general/job-types')]);
+		return {
+			languages: new Map(languages.map((l) => [l.id, l.value])),
+			jobTypes: new Map(jobTypes.map((j) => [j.id, j.name_eng])),
+		};
+	} catch {
+		return {};
+	}
+}
+
+function oneLine(text, max = 220) {
 	const s = String(text ?? '').replace(/\s+/g, ' ').trim();
 	return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }

@@ -1,0 +1,239 @@
+// End-to-end: the package inside a real n8n (installed into .cache/n8n by scripts/n8n/install.mjs),
+// against the recruiting-service sandbox, driven over n8n's REST API.
+//
+//   node --test --test-concurrency=1 test/e2e/        (N8N_LINE=1 for the 1.x line;
+//                                                      E2E_SKIP_BUILD=1 when dist/ is fresh)
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+
+import { EXAMPLES, batchFailures, out, runExample } from '../../scripts/n8n/examples.mjs';
+import { SANDBOX_LOGIN } from '../../scripts/n8n/sandbox.mjs';
+import { CREDENTIAL_TYPE, NODE_TYPE } from '../../scripts/n8n/server.mjs';
+import { builtNodeDescription, credentialData, startStack } from '../../scripts/n8n/stack.mjs';
+
+const line = process.env.N8N_LINE || '2';
+const COMPANY = SANDBOX_LOGIN.companyId;
+let stack;
+
+/** Every `loadOptionsMethod` in the node's description, with the parameters that use it. */
+function loadOptionsMethods(properties, found = new Map(), trail = []) {
+	for (const p of properties ?? []) {
+		const method = p.typeOptions?.loadOptionsMethod;
+		if (method) {
+			const entry = found.get(method) ?? { params: new Set(), showFor: [] };
+			entry.params.add(p.name);
+			entry.showFor.push(p.displayOptions?.show ?? {});
+			found.set(method, entry);
+		}
+		if (Array.isArray(p.options) && p.options.some((o) => o && typeof o === 'object' && ('type' in o || 'values' in o))) {
+			const nested = p.options.flatMap((o) => (Array.isArray(o.values) ? o.values : [o]));
+			loadOptionsMethods(nested, found, [...trail, p.name]);
+		}
+	}
+	return found;
+}
+
+/** Plain HTTP call to the sandbox (to create API keys for the apiKey-mode credential test). */
+async function sandboxCall(method, path, { token, body } = {}) {
+	const res = await fetch(`${stack.sandbox.url}${path}`, {
+		method,
+		headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	return { status: res.status, body: await res.json().catch(() => undefined) };
+}
+
+const byEmail = (email) => stack.sandbox.candidates(COMPANY).find((c) => c.email === email);
+const norm = (s) => String(s ?? '').toLowerCase();
+
+before(
+	async () => {
+		stack = await startStack({ line, doBuild: process.env.E2E_SKIP_BUILD !== '1', log: (m) => console.log(`# ${m}`) });
+	},
+	{ timeout: 20 * 60_000 },
+);
+
+after(async () => {
+	await stack?.stop();
+});
+
+describe(`real n8n ${line}.x with n8n-nodes-recruiting`, { timeout: 10 * 60_000 }, () => {
+	test('n8n loaded the community package (node type and credential type are known)', async () => {
+		const { rest, credential } = stack;
+		assert.equal(credential.type, CREDENTIAL_TYPE);
+		// loading options through the node only works if n8n knows the node type
+		const { description } = await builtNodeDescription();
+		assert.equal(`n8n-nodes-recruiting.${description.name}`, NODE_TYPE);
+		const types = await rest.post('/node-types', { nodeInfos: [{ name: NODE_TYPE, version: 1 }] }).catch((err) => err);
+		if (Array.isArray(types)) {
+			assert.match(types[0]?.name ?? '', /recruiting$/);
+			const resources = types[0].properties.find((p) => p.name === 'resource');
+			assert.ok(resources.options.length >= 2);
+		}
+	});
+
+	describe('credential test over REST (/rest/credentials/test)', () => {
+		test('emailPassword: right password OK, wrong password Error', async () => {
+			const { rest, sandbox } = stack;
+			const good = await rest.createCredential(CREDENTIAL_TYPE, 'e2e email ok', credentialData(sandbox.url, 'emailPassword'));
+			const ok = await rest.testCredential(good);
+			assert.equal(ok.status, 'OK', ok.message);
+			const bad = await rest.createCredential(CREDENTIAL_TYPE, 'e2e email bad', credentialData(sandbox.url, 'emailPassword', { password: 'not-the-password' }));
+			const res = await rest.testCredential(bad);
+			assert.equal(res.status, 'Error');
+			assert.match(res.message, /login|password|401/i);
+		});
+
+		test('accessToken: live session token OK, unknown token Error', async () => {
+			const { rest, sandbox } = stack;
+			const token = sandbox.issueToken(SANDBOX_LOGIN.email);
+			const good = await rest.createCredential(CREDENTIAL_TYPE, 'e2e token ok', credentialData(sandbox.url, 'accessToken', { accessToken: token }));
+			const ok = await rest.testCredential(good);
+			assert.equal(ok.status, 'OK', ok.message);
+			const bad = await rest.createCredential(CREDENTIAL_TYPE, 'e2e token bad', credentialData(sandbox.url, 'accessToken', { accessToken: 'no-such-token' }));
+			const res = await rest.testCredential(bad);
+			assert.equal(res.status, 'Error');
+			assert.match(res.message, /401|token|reject/i);
+		});
+
+		test('apiKey: a company API key OK (Authorization and X-API-Key), wrong address Error', async () => {
+			const { rest, sandbox } = stack;
+			const token = sandbox.issueToken(SANDBOX_LOGIN.email);
+			const created = await sandboxCall('POST', '/v1/company/api-integrations', { token });
+			assert.ok(created.status < 300, `sandbox refused to create an API key: ${created.status}`);
+			const key = created.body.data.value;
+			const good = await rest.createCredential(CREDENTIAL_TYPE, 'e2e key ok', credentialData(sandbox.url, 'apiKey', { apiKey: key }));
+			const ok = await rest.testCredential(good);
+			assert.equal(ok.status, 'OK', ok.message);
+			const header = await rest.createCredential(CREDENTIAL_TYPE, 'e2e key header', credentialData(sandbox.url, 'apiKey', { apiKey: key, apiKeyHeader: 'X-API-Key' }));
+			const okHeader = await rest.testCredential(header);
+			assert.equal(okHeader.status, 'OK', okHeader.message);
+			// The apiKey-mode test request is GET /v1/general/job-types, which needs no key (the
+			// service does not say where a key is accepted): it checks the address, not the key.
+			const bad = await rest.createCredential(CREDENTIAL_TYPE, 'e2e key bad url', credentialData(`${sandbox.url}/not-the-api`, 'apiKey', { apiKey: key }));
+			const res = await rest.testCredential(bad);
+			assert.equal(res.status, 'Error');
+			assert.match(res.message, /404|base url/i);
+		});
+	});
+
+	describe('dropdowns over REST (/rest/dynamic-node-parameters/options)', () => {
+		const expectations = {
+			jobTypeId: (opts) => opts.some((o) => o.value === 2 && /working student/i.test(o.name)),
+			languageId: (opts) => opts.some((o) => o.value === 26 && /english/i.test(o.name)) && opts.length === 140,
+			universityDegreeId: (opts) => opts.some((o) => o.value === 10 && /master of science/i.test(o.name)),
+			businessAreaDivision: (opts) => opts.some((o) => /einkauf|purchasing/i.test(o.name)),
+		};
+
+		test('every loadOptions method of the built node answers with entries served by the sandbox', async () => {
+			const { rest, credential, sandbox } = stack;
+			const { description } = await builtNodeDescription();
+			const methods = loadOptionsMethods(description.properties);
+			assert.ok(methods.size >= 1, 'the node declares no loadOptions methods');
+			const seen = new Set();
+			for (const [methodName, { params, showFor }] of methods) {
+				const show = showFor[0] ?? {};
+				const currentNodeParameters = {
+					resource: show.resource?.[0],
+					operation: show.operation?.[0],
+				};
+				const before = sandbox.requests.length;
+				const options = await rest.loadOptions({
+					methodName,
+					credentials: { [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } },
+					currentNodeParameters,
+				});
+				assert.ok(Array.isArray(options) && options.length > 0, `${methodName} returned no options`);
+				const fetched = sandbox.requests.slice(before).filter((r) => r.path.startsWith('/v1/general/'));
+				assert.ok(fetched.length > 0 || seen.has(methodName), `${methodName} did not ask the sandbox`);
+				for (const param of params) {
+					seen.add(param);
+					if (expectations[param]) assert.ok(expectations[param](options), `${methodName} for ${param}: unexpected entries ${JSON.stringify(options.slice(0, 5))}`);
+				}
+			}
+			for (const p of ['languageId']) assert.ok(seen.has(p), `no dropdown found for ${p}`);
+		});
+	});
+
+	describe('example workflows', () => {
+		const example = (key) => EXAMPLES.find((e) => e.key === key);
+
+		test('reference-lists.json exports the four lists', async () => {
+			const { execution } = await runExample(stack.rest, example('lists'));
+			assert.equal(execution.status, 'success', JSON.stringify(execution.error));
+			assert.equal(out(execution, 'Business areas').length, 16);
+			assert.equal(out(execution, 'Job types').length, 12);
+			assert.equal(out(execution, 'Language skills').length, 140);
+			assert.equal(out(execution, 'University degrees').length, 24);
+			const [doc] = out(execution, 'Export');
+			assert.equal(doc.languageSkills.length, 140);
+			assert.ok(doc.languageSkills.some((l) => l.id === 26 && l.value === 'English'), 'lang=en names expected');
+			assert.ok(doc.jobTypes.some((j) => j.id === 2 && j.name_eng === 'Working student'));
+		});
+
+		test('form-candidates.json: create, update, job, IT skills and languages by name', async () => {
+			const { execution } = await runExample(stack.rest, example('form'));
+			assert.equal(execution.status, 'success', JSON.stringify(execution.error ?? execution.lastNodeExecuted));
+			assert.equal(out(execution, 'Create candidate').length, 3);
+			for (const item of out(execution, 'Create candidate')) assert.ok(item.slug, 'create returns the slug');
+
+			const lena = byEmail('lena.fischer@example.test');
+			assert.ok(lena, 'Lena was stored');
+			assert.equal(lena.first_name, 'Lena');
+			assert.equal(lena.last_name, 'Fischer');
+			assert.equal(lena.zip_code, '10119');
+			assert.equal(lena.birthday, '12-04-1999');
+			assert.equal(lena.source, 'Careers page form');
+			assert.deepEqual(lena.records.itSkills.map((s) => [s.skill_name, s.skill_level_id]).sort(), [['Python', 4], ['SQL', 3]]);
+			assert.deepEqual(lena.records.languages.map((l) => l.language_id).sort((a, b) => a - b), [23, 26]);
+			assert.equal(lena.records.jobs.length, 1);
+			assert.equal(lena.records.jobs[0].job_type_id, 2); // "Working student"
+			assert.equal(lena.records.jobs[0].start_date, '01-10-2023');
+
+			const omar = byEmail('omar.haddad@example.test');
+			assert.equal(omar.birthday, '14-09-1996'); // typed as 14.09.1996
+			assert.deepEqual(omar.records.languages.map((l) => l.language_id).sort((a, b) => a - b), [5, 26]); // Arabic, "english"
+			assert.equal(omar.records.jobs[0].job_type_id, 4); // "Permanent position"
+
+			const sofia = stack.sandbox.candidates(COMPANY).find((c) => c.phone === '+49 170 9876543');
+			assert.ok(sofia, 'Sofia (phone only) was stored');
+			assert.deepEqual(sofia.records.languages.map((l) => l.language_id).sort((a, b) => a - b), [26, 53]); // " ENGLISH ", Italian
+			assert.equal(sofia.records.jobs[0].job_type_id, 1); // "Praktikant"
+			assert.equal(sofia.records.itSkills.length, 2);
+		});
+
+		test('spreadsheet-batch.json: 200 rows, bad ones on the error outputs, the rest stored', async () => {
+			const before = new Set(stack.sandbox.candidates(COMPANY).map((c) => c.slug));
+			const { execution } = await runExample(stack.rest, example('batch'));
+			assert.equal(execution.status, 'success', JSON.stringify(execution.error ?? execution.lastNodeExecuted));
+			const added = stack.sandbox.candidates(COMPANY).filter((c) => !before.has(c.slug));
+
+			const failures = batchFailures(execution);
+			const rowsOf = (step) => failures.filter((f) => f.step === step).map((f) => f.row);
+			assert.deepEqual(rowsOf('create candidate'), [17, 57, 97, 137, 177]);
+			assert.deepEqual(rowsOf('update profile'), [23, 73, 123, 173]);
+			assert.deepEqual(rowsOf('add language'), [41, 91, 141, 191]);
+			for (const f of failures) {
+				assert.equal(typeof f.error, 'string', `row ${f.row}: error item without a message: ${JSON.stringify(f)}`);
+				if (f.step === 'create candidate') assert.match(f.error, /email|phone/i);
+				if (f.step === 'update profile') assert.match(f.error, /birthday/i);
+				if (f.step === 'update profile') assert.match(f.error, /31\.02\.1990/);
+				if (f.step === 'add language') assert.match(f.error, /klingon/i);
+			}
+			// items on the error outputs keep their link to the input row
+			for (const node of ['Create candidate', 'Update profile', 'Add language']) {
+				for (const item of (execution.runData[node]?.at(-1)?.data?.main?.[1] ?? [])) assert.ok(item.pairedItem !== undefined, `${node}: error item without pairedItem`);
+			}
+
+			assert.equal(out(execution, 'Create candidate').length, 195);
+			assert.equal(out(execution, 'Update profile').length, 191);
+			assert.equal(out(execution, 'Add language').length, 187);
+			assert.equal(added.length, 195);
+			assert.equal(added.filter((c) => c.records.languages.length === 1).length, 187);
+			const row1 = added.find((c) => c.email === 'batch.candidate.1@example.test');
+			assert.equal(norm(row1.first_name), norm('Ben'));
+			assert.equal(row1.birthday, '02-02-1981');
+			assert.equal(row1.records.languages[0].language_id, 23); // languages[1 % 7] = 'German'
+		});
+	});
+});
