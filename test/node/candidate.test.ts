@@ -1,16 +1,18 @@
 /** Candidate → Create and Candidate → Update through the engine: exact bodies, outputs, validation. */
+import type { INodeParameters } from 'n8n-workflow';
+
 import { FakeService, errorMessage, outputs, run, setUpNock } from './candidateFixtures';
 
 setUpNock();
 
-const create = (fields: Record<string, unknown>, additionalFields: Record<string, unknown> = {}) => ({
+const create = (fields: INodeParameters, additionalFields: INodeParameters = {}): INodeParameters => ({
 	resource: 'candidate',
 	operation: 'create',
 	...fields,
 	additionalFields,
 });
 
-const update = (updateFields: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+const update = (updateFields: INodeParameters, extra: INodeParameters = {}): INodeParameters => ({
 	resource: 'candidate',
 	operation: 'update',
 	candidateSlug: 'slug-42',

@@ -20,7 +20,7 @@ export const description: INodeProperties[] = [
 		required: true,
 		default: '',
 		description:
-			'The language, from the language skills list (e.g. 26 = English, 23 = German). An expression may give the ID, the ID as text, or the language\'s name in German or English (case, accents and spaces do not matter, e.g. "English", "Englisch", "francais"). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			'The language, from the language skills list (e.g. 26 = English, 23 = German). An expression may give the ID, the ID as text, or the language\'s name in German or English (case, accents and spaces do not matter, e.g. "English", "Englisch", "Französisch"). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 		displayOptions: { show },
 	},
 	{
