@@ -224,8 +224,10 @@ function describeThrown(error: unknown): TransportFailure {
 	let aborted = false;
 	while (current && typeof current === 'object' && !seen.has(current)) {
 		seen.add(current);
-		const record = current as { code?: unknown; message?: unknown; name?: unknown; cause?: unknown };
-		if (!code && typeof record.code === 'string' && /^E[A-Z_]+$/.test(record.code)) code = record.code;
+		const record = current as { code?: unknown; httpCode?: unknown; message?: unknown; name?: unknown; cause?: unknown };
+		for (const candidate of [record.code, record.httpCode]) {
+			if (!code && typeof candidate === 'string' && /^E[A-Z_]+$/.test(candidate)) code = candidate;
+		}
 		if (!message && typeof record.message === 'string') message = record.message;
 		if (record.name === 'AbortError' || record.name === 'CanceledError' || record.code === 'ERR_CANCELED') aborted = true;
 		current = record.cause;
@@ -361,12 +363,15 @@ export async function apiRequest(
 				continue;
 			}
 			const unreachable = failure.code && /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH/.test(failure.code);
+			// No error code in the message itself: n8n replaces messages that contain one.
 			throw apiError(
 				this,
 				unreachable
-					? `Could not reach the recruiting service at ${credentials.baseUrl as string} (${failure.code}). Check the Base URL and that the service is running.`
-					: `The connection to the recruiting service failed (${failure.code ?? failure.message})${request.method === 'POST' && failure.code ? '; the request was not repeated because the service may have processed it' : ''}`,
-				{ itemIndex: request.itemIndex, description: failure.message },
+					? `Could not reach the recruiting service at ${credentials.baseUrl as string}. Check the Base URL and that the service is running.`
+					: request.method === 'POST'
+						? 'The connection to the recruiting service broke before it answered. The request was not repeated, because the service may have processed it.'
+						: 'The connection to the recruiting service broke before it answered',
+				{ itemIndex: request.itemIndex, description: `Network error: ${failure.code ?? failure.message}` },
 				credentials,
 			);
 		}
