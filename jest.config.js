@@ -9,4 +9,5 @@ module.exports = {
 	setupFiles: ['<rootDir>/test/setup-env.js'],
 	testTimeout: 60000,
 	maxWorkers: 2,
+	reporters: ['default', '<rootDir>/test/summary-reporter.js'],
 };
