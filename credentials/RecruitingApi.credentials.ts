@@ -11,18 +11,12 @@ import type {
 } from 'n8n-workflow';
 
 import {
+	authMode,
 	baseUrlProblem,
 	extractToken,
 	joinUrl,
 	serviceText,
 } from '../nodes/Recruiting/transport/login';
-
-type Mode = 'emailPassword' | 'accessToken' | 'apiKey';
-
-function modeOf(credentials: ICredentialDataDecryptedObject): Mode {
-	const mode = credentials.authentication;
-	return mode === 'accessToken' || mode === 'apiKey' ? mode : 'emailPassword';
-}
 
 export class RecruitingApi implements ICredentialType {
 	name = 'recruitingApi';
@@ -148,7 +142,7 @@ export class RecruitingApi implements ICredentialType {
 	 * no `sessionToken` tells n8n there is nothing to store.
 	 */
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
-		if (modeOf(credentials) !== 'emailPassword') return {};
+		if (authMode(credentials) !== 'emailPassword') return {};
 		const problem = baseUrlProblem(credentials.baseUrl);
 		if (problem) throw new Error(problem);
 		const email = typeof credentials.email === 'string' ? credentials.email.trim() : '';
@@ -199,7 +193,7 @@ export class RecruitingApi implements ICredentialType {
 
 	authenticate: IAuthenticate = async (credentials, requestOptions) => {
 		const headers: IDataObject = { ...(requestOptions.headers ?? {}) };
-		const mode = modeOf(credentials);
+		const mode = authMode(credentials);
 		if (mode === 'apiKey') {
 			const header = String(credentials.apiKeyHeader ?? '').trim() || 'Authorization';
 			const key = String(credentials.apiKey ?? '');

@@ -11,10 +11,24 @@ import { ReferenceCache } from './common/referenceLists';
 export interface RunContext {
 	session: TransportSession;
 	references: ReferenceCache;
+	/** Runs `work` once in this execution under `key`; later callers share its result. */
+	once<T>(key: string, work: () => Promise<T>): Promise<T>;
 }
 
 export function createRunContext(session: TransportSession): RunContext {
-	return { session, references: new ReferenceCache(session) };
+	const results = new Map<string, Promise<unknown>>();
+	return {
+		session,
+		references: new ReferenceCache(session),
+		async once<T>(key: string, work: () => Promise<T>): Promise<T> {
+			let pending = results.get(key) as Promise<T> | undefined;
+			if (!pending) {
+				pending = work();
+				results.set(key, pending);
+			}
+			return await pending;
+		},
+	};
 }
 
 /**

@@ -18,7 +18,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { baseUrlProblem, joinUrl, serviceText } from './login';
+import { authMode, baseUrlProblem, joinUrl, serviceText } from './login';
 
 export const CREDENTIAL_TYPE = 'recruitingApi';
 
@@ -302,7 +302,7 @@ export async function apiRequest(
 	const credentials = await session.getCredentials(this);
 	const problem = baseUrlProblem(credentials.baseUrl);
 	if (problem) throw new NodeOperationError(this.getNode(), problem, { itemIndex: request.itemIndex });
-	const mode = credentials.authentication ?? 'emailPassword';
+	const mode = authMode(credentials);
 	const loginMode = mode === 'emailPassword';
 
 	const url = joinUrl(credentials.baseUrl as string, request.path);

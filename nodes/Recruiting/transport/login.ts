@@ -6,7 +6,15 @@
  * the token is taken from `tokenPath` when the user set one, or found by the contract's
  * auto-detection. Errors never quote a value of the answer, only its keys.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+
+export type AuthMode = 'emailPassword' | 'accessToken' | 'apiKey';
+
+/** The credential's authentication mode (E-mail and Password when unset, as the credential's default). */
+export function authMode(credentials: ICredentialDataDecryptedObject): AuthMode {
+	const mode = credentials.authentication;
+	return mode === 'accessToken' || mode === 'apiKey' ? mode : 'emailPassword';
+}
 
 export const TOKEN_KEYS = [
 	'token',
