@@ -167,7 +167,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 				}
 			: undefined,
 	);
-	if (options.initialState) await store.restore(options.initialState);
+	if (options.initialState) store.restore(options.initialState);
 	else await store.seed(companies);
 
 	const logEntries = new WeakMap<FastifyRequest, LoggedRequest>();

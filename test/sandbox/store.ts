@@ -92,21 +92,20 @@ export class SandboxStore {
 			seeded.push({ id: company.id, name: company.name, users, apiKeys, candidates: [] });
 		}
 		this.companies = seeded;
-		await this.ensureDecoy();
 		this.changed();
 	}
 
-	async restore(state: SandboxState): Promise<void> {
+	restore(state: SandboxState): void {
 		const copy = structuredClone(state);
 		this.companies = copy.companies;
 		this.nextIds = copy.nextIds;
 		this.sessions = new Map(copy.sessions.map((session) => [session.token, session]));
 		this.pruneExpired();
-		await this.ensureDecoy();
 	}
 
-	private async ensureDecoy(): Promise<void> {
+	private async decoy(): Promise<string> {
 		if (this.decoyHash === '') this.decoyHash = await hashPassword(randomUUID());
+		return this.decoyHash;
 	}
 
 	private changed(): void {
@@ -145,7 +144,7 @@ export class SandboxStore {
 		secret: string,
 	): Promise<{ user: StoredUser; companyId: number; token: string } | undefined> {
 		const found = this.findUser(email);
-		const matches = await verifyPassword(secret, found?.user.passwordHash ?? this.decoyHash);
+		const matches = await verifyPassword(secret, found?.user.passwordHash ?? (await this.decoy()));
 		if (!found || !matches) return undefined;
 		const token = this.createSession(found.user.id, found.company.id);
 		return { user: found.user, companyId: found.company.id, token };

@@ -80,7 +80,7 @@ const optionalDate = () =>
 		.nullish();
 const optionalEmail = () =>
 	text()
-		.refine((value) => value === '' || isEmail(value), RULE.email)
+		.refine((value) => value.trim() === '' || isEmail(value), RULE.email)
 		.nullish();
 const body = <T extends z.ZodRawShape>(shape: T) =>
 	z.object(shape, { required_error: RULE.object, invalid_type_error: RULE.object });
@@ -182,7 +182,8 @@ export type ValidationResult<T> = { ok: true; value: T } | { ok: false; message:
 
 /** Validates `input`; on failure returns the first problem as `<field>: <rule>`. */
 export function validate<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, input: unknown): ValidationResult<T> {
-	const result = schema.safeParse(input);
+	// no body at all = no fields (so the answer names the first missing field)
+	const result = schema.safeParse(input ?? {});
 	if (result.success) return { ok: true, value: result.data };
 	const issue = result.error.issues[0];
 	const field = issue.path.length > 0 ? issue.path.join('.') : 'body';
