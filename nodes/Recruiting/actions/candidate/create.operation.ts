@@ -5,9 +5,16 @@ import { z } from 'zod';
 
 import { apiRequest } from '../../transport';
 import type { CandidateFieldLayout } from '../common/candidateProfile';
-import { candidateFieldProperties, candidateLabels, candidateShape, layoutFields, readCandidateFields } from '../common/candidateProfile';
+import {
+	candidateFieldProperties,
+	candidateLabels,
+	candidateShape,
+	layoutFields,
+	readCandidateFields,
+	requirePhoneOrEmail,
+} from '../common/candidateProfile';
 import { optionsCollection } from '../common/options';
-import { isEmpty, validateBody } from '../common/validation';
+import { validateBody } from '../common/validation';
 import type { RunContext } from '../context';
 
 export const layout: CandidateFieldLayout = {
@@ -20,11 +27,7 @@ export const description: INodeProperties[] = [
 	optionsCollection('candidate', 'create'),
 ];
 
-const schema = z.object(candidateShape(layoutFields(layout))).superRefine((body, ctx) => {
-	if (isEmpty(body.email) && isEmpty(body.phone)) {
-		ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['email'], message: 'or "Phone" is required: give at least one of them' });
-	}
-});
+const schema = z.object(candidateShape(layoutFields(layout))).superRefine(requirePhoneOrEmail);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject> {
 	const body = validateBody(this, itemIndex, schema, readCandidateFields(this, itemIndex, layout), candidateLabels(layoutFields(layout)));

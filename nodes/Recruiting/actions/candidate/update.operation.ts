@@ -14,7 +14,7 @@ import {
 	readCandidateFields,
 } from '../common/candidateProfile';
 import { candidateSlugProperty } from '../common/candidateRecord';
-import { optionsCollection } from '../common/options';
+import { dateFormatOption, optionsCollection } from '../common/options';
 import { text, validateBody } from '../common/validation';
 import type { RunContext } from '../context';
 
@@ -25,7 +25,7 @@ export const layout: CandidateFieldLayout = {
 export const description: INodeProperties[] = [
 	candidateSlugProperty('candidate', 'update'),
 	...candidateFieldProperties('candidate', 'update', layout),
-	optionsCollection('candidate', 'update'),
+	optionsCollection('candidate', 'update', [dateFormatOption]),
 ];
 
 const schema = z.object({ user_slug: text(true), ...candidateShape(layoutFields(layout)) });

@@ -7,10 +7,10 @@
  * body.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import type { z } from 'zod';
+import { z } from 'zod';
 
 import { BIRTHDAY_ORDER, acceptedDateForms } from './dates';
-import { boolean, date, email, text } from './validation';
+import { boolean, date, email, isEmpty, text } from './validation';
 
 interface CandidateFieldSpec {
 	/** Field name in the service's request body. */
@@ -252,4 +252,18 @@ export function readCandidateFields(context: IExecuteFunctions, itemIndex: numbe
 		}
 	}
 	return input;
+}
+
+/**
+ * Refinement of a creation body: at least one of e-mail and phone (the service's rule).
+ * Use as `z.object(candidateShape(fields)).superRefine(requirePhoneOrEmail)`.
+ */
+export function requirePhoneOrEmail(body: { email?: unknown; phone?: unknown }, ctx: z.RefinementCtx): void {
+	if (isEmpty(body.email) && isEmpty(body.phone)) {
+		ctx.addIssue({
+			code: z.ZodIssueCode.custom,
+			path: ['email'],
+			message: 'or "Phone" is required: give at least one of them',
+		});
+	}
 }
