@@ -817,11 +817,16 @@ describe('malformed requests, body limit, unknown routes', () => {
 		await stop(defaults);
 	});
 
-	it('a non-JSON content type answers 415', async () => {
-		const reply = await call(sandbox, 'POST', '/gin/v1/company/candidate', { token: alice, raw: '<a/>', headers: { 'content-type': 'application/xml' } });
-		expect(reply.status).toBe(415);
-		expect(reply.json).toEqual({ message: expect.any(String), status: 415 });
-	});
+	it.each(['application/xml', 'text/plain;charset=UTF-8', 'application/x-www-form-urlencoded'])(
+		'a body sent as %s answers 415',
+		async (contentType) => {
+			const count = sandbox.candidates(1).length;
+			const reply = await call(sandbox, 'POST', '/gin/v1/company/candidate', { token: alice, raw: '{"email":"a@b.de"}', headers: { 'content-type': contentType } });
+			expect(reply.status).toBe(415);
+			expect(reply.json).toEqual({ message: expect.any(String), status: 415 });
+			expect(sandbox.candidates(1)).toHaveLength(count);
+		},
+	);
 
 	it('unknown routes and methods answer 404 {message, status: 404}', async () => {
 		for (const [method, path] of [['GET', '/v1/nothing'], ['GET', '/v1/login'], ['POST', '/v1/general/job-types'], ['GET', '/v2/general/job-types']]) {

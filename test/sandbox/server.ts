@@ -194,8 +194,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
 	// JSON bodies: fastify's own (prototype-poisoning safe) parser; an empty body counts as none,
 	// because clients send `Content-Type: application/json` on body-less calls such as logout.
+	// Any other body type (text/plain included) is answered 415.
 	const jsonParser = app.getDefaultJsonParser('error', 'error');
-	app.removeContentTypeParser('application/json');
+	app.removeContentTypeParser(['application/json', 'text/plain']);
 	app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, payload, done) => {
 		const text = typeof payload === 'string' ? payload : payload.toString('utf8');
 		if (text.trim() === '') {
@@ -213,7 +214,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			return reply.code(400).send({ message: 'Malformed JSON', status: 400 });
 		}
 		if (error.statusCode === 415) {
-			return reply.code(415).send({ message: 'Unsupported Media Type', status: 415 });
+			return reply
+				.code(415)
+				.send({ message: 'Unsupported Media Type: send Content-Type: application/json', status: 415 });
 		}
 		if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
 			return reply.code(error.statusCode).send({ message: error.message, status: error.statusCode });
