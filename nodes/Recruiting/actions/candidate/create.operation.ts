@@ -27,7 +27,7 @@ export const description: INodeProperties[] = [
 	optionsCollection('candidate', 'create'),
 ];
 
-const schema = z.object(candidateShape(layoutFields(layout))).superRefine(requirePhoneOrEmail);
+export const schema = z.object(candidateShape(layoutFields(layout))).superRefine(requirePhoneOrEmail);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject> {
 	const body = validateBody(this, itemIndex, schema, readCandidateFields(this, itemIndex, layout), candidateLabels(layoutFields(layout)));

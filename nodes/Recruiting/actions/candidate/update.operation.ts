@@ -28,9 +28,9 @@ export const description: INodeProperties[] = [
 	optionsCollection('candidate', 'update', [dateFormatOption]),
 ];
 
-const schema = z.object({ user_slug: text(true), ...candidateShape(layoutFields(layout)) });
+export const schema = z.object({ user_slug: text(true), ...candidateShape(layoutFields(layout)) });
 
-const labels = { user_slug: 'Candidate Slug', ...candidateLabels(layoutFields(layout)) };
+export const labels = { user_slug: 'Candidate Slug', ...candidateLabels(layoutFields(layout)) };
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject> {
 	const input = {

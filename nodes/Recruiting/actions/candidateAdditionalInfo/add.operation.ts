@@ -58,7 +58,7 @@ export const description: INodeProperties[] = [
 	optionsCollection('candidateAdditionalInfo', 'add', [dateFormatOption]),
 ];
 
-const schemaFor = (order: DateOrder) =>
+export const schemaFor = (order: DateOrder) =>
 	z
 		.object({
 			user_slug: text(true),
@@ -69,7 +69,7 @@ const schemaFor = (order: DateOrder) =>
 		})
 		.superRefine(endNotBeforeStart(order));
 
-const labels = {
+export const labels = {
 	user_slug: 'Candidate Slug',
 	title: 'Title',
 	description: 'Description',

@@ -34,13 +34,13 @@ export const description: INodeProperties[] = [
 	optionsCollection('candidateItSkill', 'add'),
 ];
 
-const schema = z.object({
+export const schema = z.object({
 	user_slug: text(true),
 	skill_name: text(true),
 	skill_level_id: integer({ required: true, min: 1, max: 4, rule: RULES.skillLevel }),
 });
 
-const labels = { user_slug: 'Candidate Slug', skill_name: 'Skill Name', skill_level_id: 'Skill Level' };
+export const labels = { user_slug: 'Candidate Slug', skill_name: 'Skill Name', skill_level_id: 'Skill Level' };
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject> {
 	const input: IDataObject = {

@@ -106,7 +106,7 @@ export const description: INodeProperties[] = [
 	optionsCollection('candidateJob', 'add', [dateFormatOption]),
 ];
 
-const schemaFor = (order: DateOrder) =>
+export const schemaFor = (order: DateOrder) =>
 	z
 		.object({
 			user_slug: text(true),
@@ -122,7 +122,7 @@ const schemaFor = (order: DateOrder) =>
 		})
 		.superRefine(endNotBeforeStart(order));
 
-const labels = {
+export const labels = {
 	user_slug: 'Candidate Slug',
 	company_name: 'Company Name',
 	start_date: 'Start Date',

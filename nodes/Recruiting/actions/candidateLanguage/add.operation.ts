@@ -37,13 +37,13 @@ export const description: INodeProperties[] = [
 	optionsCollection('candidateLanguage', 'add'),
 ];
 
-const schema = z.object({
+export const schema = z.object({
 	user_slug: text(true),
 	language_id: idOrName(true),
 	language_level_id: positiveInteger(true),
 });
 
-const labels = { user_slug: 'Candidate Slug', language_id: 'Language', language_level_id: 'Language Level ID' };
+export const labels = { user_slug: 'Candidate Slug', language_id: 'Language', language_level_id: 'Language Level ID' };
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject> {
 	const input: IDataObject = {

@@ -91,7 +91,7 @@ export const description: INodeProperties[] = [
 	optionsCollection('candidateUniversity', 'add', [dateFormatOption]),
 ];
 
-const schemaFor = (order: DateOrder) =>
+export const schemaFor = (order: DateOrder) =>
 	z
 		.object({
 			user_slug: text(true),
@@ -106,7 +106,7 @@ const schemaFor = (order: DateOrder) =>
 		})
 		.superRefine(endNotBeforeStart(order));
 
-const labels = {
+export const labels = {
 	user_slug: 'Candidate Slug',
 	start_date: 'Start Date',
 	end_date: 'End Date',
