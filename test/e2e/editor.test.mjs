@@ -1,0 +1,259 @@
+// Editor test in a real browser: Debian's chromium driven headless by playwright-core, against a
+// real n8n (2.x) with the package loaded and the sandbox behind the credential.
+//
+//   apt-get install -y chromium        (once; CHROMIUM_PATH overrides the binary)
+//   node --test --test-concurrency=1 test/e2e/
+//
+// Screenshots go to artifacts/screenshots/ (git-ignored).
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+
+import { chromium } from 'playwright-core';
+
+import { repoRoot } from '../../scripts/n8n/install.mjs';
+import { DEFAULT_OWNER, NODE_TYPE } from '../../scripts/n8n/server.mjs';
+import { builtNodeDescription, startStack } from '../../scripts/n8n/stack.mjs';
+
+const line = process.env.N8N_LINE || '2';
+const shotsDir = path.join(repoRoot, 'artifacts', 'screenshots');
+const CHROMIUM_FLAGS = [
+	'--headless',
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-quic',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+];
+
+function chromiumPath() {
+	const candidates = [process.env.CHROMIUM_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium', '/usr/bin/chromium-browser'];
+	const found = candidates.find((c) => c && fs.existsSync(c));
+	if (!found) throw new Error('chromium is not installed: apt-get update && apt-get install -y chromium (or set CHROMIUM_PATH)');
+	return found;
+}
+
+let stack;
+let context;
+let page;
+let userDataDir;
+let shot = 0;
+
+async function screenshot(name) {
+	fs.mkdirSync(shotsDir, { recursive: true });
+	const file = path.join(shotsDir, `${line}x-${String(++shot).padStart(2, '0')}-${name}.png`);
+	await page.screenshot({ path: file });
+	return file;
+}
+
+/** Texts of the entries of the dropdown that is open now. */
+async function openDropdownEntries(timeout = 20_000) {
+	const items = page.locator('.el-select-dropdown:visible .el-select-dropdown__item');
+	await items.first().waitFor({ timeout });
+	return (await items.allInnerTexts()).map((t) => t.trim().split('\n')[0]);
+}
+
+/** Opens a node's details view from the canvas. */
+async function openNode(name) {
+	await page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`).dblclick();
+	await page.locator('[data-test-id="ndv"]').waitFor();
+}
+
+/** Closes the dropdown that is open, and waits until it has gone (it fades out). */
+async function closeDropdown() {
+	const open = page.locator('.el-select-dropdown:visible');
+	if ((await open.count()) === 0) return;
+	await page.keyboard.press('Escape');
+	const deadline = Date.now() + 5000;
+	while ((await open.count()) > 0 && Date.now() < deadline) await page.waitForTimeout(100);
+}
+
+async function closeNode() {
+	await closeDropdown();
+	const ndv = page.locator('[data-test-id="ndv"]');
+	if (await ndv.isVisible()) await page.locator('[data-test-id="ndv-close-button"]').click();
+	await ndv.waitFor({ state: 'hidden' });
+}
+
+/** Clicks a dropdown parameter and returns its entries. */
+async function dropdown(paramName) {
+	const input = page.locator(`[data-test-id="parameter-input-${paramName}"]`).first();
+	await input.waitFor({ timeout: 15_000 });
+	// the options load when the node opens; a click during that can be swallowed: retry
+	for (let attempt = 1; ; attempt++) {
+		await input.click();
+		try {
+			return await openDropdownEntries(attempt < 3 ? 5_000 : 20_000);
+		} catch (err) {
+			if (attempt < 3) {
+				await closeDropdown();
+				continue;
+			}
+			await screenshot(`dropdown-${paramName}-failed`);
+			throw err;
+		}
+	}
+}
+
+const recruitingNode = (name, parameters, position) => ({
+	parameters,
+	id: `e2e-${name.replace(/\W+/g, '-').toLowerCase()}`,
+	name,
+	type: NODE_TYPE,
+	typeVersion: 1,
+	position,
+	credentials: { recruitingApi: { name: 'Recruiting API' } },
+});
+
+before(
+	async () => {
+		fs.rmSync(shotsDir, { recursive: true, force: true });
+		stack = await startStack({ line, doBuild: process.env.E2E_SKIP_BUILD !== '1', log: (m) => console.log(`# ${m}`) });
+		userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'chromium-e2e-'));
+		context = await chromium.launchPersistentContext(userDataDir, {
+			executablePath: chromiumPath(),
+			headless: true,
+			args: CHROMIUM_FLAGS,
+			viewport: { width: 1440, height: 900 },
+		});
+		context.setDefaultTimeout(30_000);
+		page = context.pages()[0] ?? (await context.newPage());
+	},
+	{ timeout: 20 * 60_000 },
+);
+
+after(async () => {
+	await context?.close().catch(() => {});
+	if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
+	await stack?.stop();
+});
+
+describe(`n8n ${line}.x editor in chromium`, { timeout: 10 * 60_000 }, () => {
+	test('signs in', async () => {
+		await page.goto(`${stack.n8n.url}/signin`);
+		await page.locator('#emailOrLdapLoginId, input[name="email"]').first().fill(DEFAULT_OWNER.email);
+		await page.locator('#password, input[name="password"]').first().fill(DEFAULT_OWNER.password);
+		await page.locator('[data-test-id="form-submit-button"]').click();
+		await page.waitForURL((u) => !u.pathname.startsWith('/signin'), { timeout: 30_000 });
+		await screenshot('signed-in');
+	});
+
+	test('adds the Recruiting node: its resources and operations are offered', async () => {
+		const { description } = await builtNodeDescription();
+		await page.goto(`${stack.n8n.url}/workflow/new`);
+		await page.locator('[data-test-id="canvas-add-button"]').click();
+		await page.locator('[data-test-id="node-creator-search-bar"]').fill('Recruiting');
+		await page.locator('[data-test-id="node-creator-item-name"]', { hasText: /^Recruiting$/ }).first().click();
+		const creator = page.locator('[data-test-id="node-creator"]');
+		await creator.getByText(/actions/i).first().waitFor();
+		const text = (await creator.innerText()).toLowerCase();
+		await screenshot('node-creator-actions');
+
+		const resources = description.properties.find((p) => p.name === 'resource').options;
+		for (const r of resources) assert.ok(text.includes(`${r.name} actions`.toLowerCase()), `resource "${r.name}" missing in the node creator`);
+		const operations = description.properties.filter((p) => p.name === 'operation').flatMap((p) => p.options);
+		for (const op of operations) {
+			const label = (op.action ?? op.name).toLowerCase();
+			assert.ok(text.includes(label), `operation "${label}" missing in the node creator`);
+		}
+
+		// pick one: the node lands on the canvas and opens with the credential preselected
+		const before = stack.sandbox.requests.length;
+		await creator.getByText('Add a language to a candidate', { exact: true }).click();
+		await page.locator('[data-test-id="ndv"]').waitFor();
+		const credential = await page.locator('[data-test-id="node-credentials-slot"]').evaluate((el) =>
+			[el.textContent, ...[...el.querySelectorAll('input')].map((i) => i.value)].join(' '),
+		);
+		await screenshot('node-added');
+		assert.match(credential, /Recruiting API/, 'the credential is not preselected');
+
+		const languages = await dropdown('languageId');
+		await screenshot('language-dropdown');
+		assert.ok(languages.includes('English') && languages.includes('German'), `languages: ${languages.slice(0, 10)}`);
+		assert.ok(languages.length >= 100, `only ${languages.length} languages listed`);
+		assert.ok(
+			stack.sandbox.requests.slice(before).some((r) => r.path.startsWith('/v1/general/language-skills')),
+			'the languages were not loaded from the sandbox',
+		);
+		await closeNode();
+	});
+
+	test('Job Type, Business Area, University Degree and Language dropdowns list the sandbox entries', async () => {
+		const wf = await stack.rest.importWorkflow({
+			name: 'Editor test: dropdowns',
+			nodes: [
+				recruitingNode('Add job', { resource: 'candidateJob', operation: 'add', candidateSlug: 'x', companyName: 'Acme', startDate: '2024-01-01', additionalFields: { jobTypeId: 2, businessAreaDivision: 'Sales' } }, [0, 0]),
+				recruitingNode('Add university record', { resource: 'candidateUniversity', operation: 'add', candidateSlug: 'x', startDate: '2024-01-01', additionalFields: { universityDegreeId: 10 } }, [300, 0]),
+				recruitingNode('Add language', { resource: 'candidateLanguage', operation: 'add', candidateSlug: 'x', languageId: 26, languageLevelId: 1 }, [600, 0]),
+			],
+			connections: {},
+		});
+		await page.goto(`${stack.n8n.url}/workflow/${wf.id}`);
+
+		await openNode('Add job');
+		const jobTypes = await dropdown('jobTypeId');
+		await screenshot('job-type-dropdown');
+		assert.ok(jobTypes.some((t) => /Working student/.test(t)), `job types: ${jobTypes}`);
+		assert.equal(jobTypes.length, 12);
+		await closeDropdown();
+		const areas = await dropdown('businessAreaDivision');
+		await screenshot('business-area-dropdown');
+		assert.ok(areas.some((t) => /Einkauf|Purchasing/.test(t)), `business areas: ${areas.slice(0, 10)}`);
+		assert.ok(areas.length >= 16, `only ${areas.length} business areas`);
+		await closeNode();
+
+		await openNode('Add university record');
+		const degrees = await dropdown('universityDegreeId');
+		await screenshot('university-degree-dropdown');
+		assert.ok(degrees.includes('Master of Science'), `degrees: ${degrees}`);
+		assert.equal(degrees.length, 24);
+		await closeNode();
+
+		await openNode('Add language');
+		const languages = await dropdown('languageId');
+		assert.ok(languages.includes('English'));
+		await closeNode();
+	});
+
+	test('runs a workflow from the canvas', async () => {
+		const wf = await stack.rest.importWorkflow({
+			name: 'Editor test: run from canvas',
+			nodes: [
+				{ parameters: {}, id: 'e2e-trigger', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0] },
+				recruitingNode('Get job types', { resource: 'referenceList', operation: 'getJobTypes' }, [260, 0]),
+			],
+			connections: { Start: { main: [[{ node: 'Get job types', type: 'main', index: 0 }]] } },
+		});
+		await page.goto(`${stack.n8n.url}/workflow/${wf.id}`);
+		const before = stack.sandbox.requests.length;
+		await page.locator('[data-test-id="execute-workflow-button"]').first().click();
+
+		// the run is visible in n8n's execution list and the node shows its output
+		let execution;
+		const deadline = Date.now() + 60_000;
+		while (Date.now() < deadline) {
+			const list = await stack.rest.get('/executions', { filter: JSON.stringify({ workflowId: wf.id }) });
+			const results = Array.isArray(list) ? list : (list.results ?? []);
+			execution = results.find((e) => e.status === 'success' || e.status === 'error');
+			if (execution) break;
+			await page.waitForTimeout(500);
+		}
+		await page.waitForTimeout(1000);
+		await screenshot('run-from-canvas');
+		assert.ok(execution, 'no finished execution of the workflow');
+		assert.equal(execution.status, 'success');
+		assert.ok(stack.sandbox.requests.slice(before).some((r) => r.path.startsWith('/v1/general/job-types')));
+		const full = await stack.rest.getExecution(execution.id);
+		assert.equal(full.runData['Get job types'].at(-1).data.main[0].length, 12);
+
+		await openNode('Get job types');
+		const output = await page.locator('[data-test-id="output-panel"]').innerText();
+		await screenshot('run-output');
+		assert.match(output, /12 items|Working student/i);
+		await closeNode();
+	});
+});
