@@ -2,7 +2,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { candidateSlugProperty, dateOrderOf, postRecord } from '../common/candidateRecord';
+import { candidateSlugProperty, dateOrderOf, postRecord, recordParameters, wireInput } from '../common/candidateRecord';
 import type { DateOrder } from '../common/dates';
 import { dateFormatOption, optionsCollection } from '../common/options';
 import { date, endNotBeforeStart, text, validateBody } from '../common/validation';
@@ -77,15 +77,19 @@ export const labels = {
 	end_date: 'End Date',
 };
 
+export const path = '/gin/v1/company/candidate/additional-information';
+
+/** Parameter → wire field. */
+export const wire = {
+	candidateSlug: 'user_slug',
+	title: 'title',
+	description: 'description',
+	startDate: 'start_date',
+	endDate: 'end_date',
+};
+
 export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject> {
-	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const input: IDataObject = {
-		user_slug: this.getNodeParameter('candidateSlug', itemIndex, '') as string,
-		title: this.getNodeParameter('title', itemIndex, '') as string,
-		description: extra.description,
-		start_date: extra.startDate,
-		end_date: extra.endDate,
-	};
+	const input = wireInput(recordParameters(this, itemIndex, description), wire);
 	const body = validateBody(this, itemIndex, schemaFor(dateOrderOf(this, itemIndex)), input, labels);
-	return await postRecord(this, itemIndex, run, '/gin/v1/company/candidate/additional-information', body);
+	return await postRecord(this, itemIndex, run, path, body);
 }

@@ -2,7 +2,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { candidateSlugProperty, postRecord } from '../common/candidateRecord';
+import { candidateSlugProperty, postRecord, recordParameters, wireInput } from '../common/candidateRecord';
 import { optionsCollection } from '../common/options';
 import { RULES, integer, text, validateBody } from '../common/validation';
 import type { RunContext } from '../context';
@@ -42,12 +42,13 @@ export const schema = z.object({
 
 export const labels = { user_slug: 'Candidate Slug', skill_name: 'Skill Name', skill_level_id: 'Skill Level' };
 
+export const path = '/gin/v1/company/candidate/it-skill';
+
+/** Parameter → wire field. */
+export const wire = { candidateSlug: 'user_slug', skillName: 'skill_name', skillLevel: 'skill_level_id' };
+
 export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject> {
-	const input: IDataObject = {
-		user_slug: this.getNodeParameter('candidateSlug', itemIndex, '') as string,
-		skill_name: this.getNodeParameter('skillName', itemIndex, '') as string,
-		skill_level_id: this.getNodeParameter('skillLevel', itemIndex, '') as number,
-	};
+	const input = wireInput(recordParameters(this, itemIndex, description), wire);
 	const body = validateBody(this, itemIndex, schema, input, labels);
-	return await postRecord(this, itemIndex, run, '/gin/v1/company/candidate/it-skill', body);
+	return await postRecord(this, itemIndex, run, path, body);
 }

@@ -2,7 +2,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { candidateSlugProperty, dateOrderOf, postRecord } from '../common/candidateRecord';
+import { candidateSlugProperty, dateOrderOf, postRecord, recordParameters, wireInput } from '../common/candidateRecord';
 import type { DateOrder } from '../common/dates';
 import { dateFormatOption, optionsCollection } from '../common/options';
 import type { ListLanguage } from '../common/referenceLists';
@@ -135,31 +135,34 @@ export const labels = {
 	lang: 'Language',
 };
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject> {
-	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const input: IDataObject = {
-		user_slug: this.getNodeParameter('candidateSlug', itemIndex, '') as string,
-		company_name: this.getNodeParameter('companyName', itemIndex, '') as string,
-		start_date: this.getNodeParameter('startDate', itemIndex, '') as string,
-		end_date: extra.endDate,
-		city_name: extra.cityName,
-		job_type_id: extra.jobTypeId,
-		description: extra.description,
-		job_title: extra.jobTitle,
-		business_area_division: extra.businessAreaDivision,
-		lang: extra.lang,
-	};
-	const body = validateBody(this, itemIndex, schemaFor(dateOrderOf(this, itemIndex)), input, labels);
+export const path = '/gin/v1/company/candidate/job';
+
+/** Parameter → wire field. */
+export const wire = {
+	candidateSlug: 'user_slug',
+	companyName: 'company_name',
+	startDate: 'start_date',
+	endDate: 'end_date',
+	cityName: 'city_name',
+	jobTypeId: 'job_type_id',
+	description: 'description',
+	jobTitle: 'job_title',
+	businessAreaDivision: 'business_area_division',
+	lang: 'lang',
+};
+
+/** Replaces the job type and business area names of a validated body by what the service takes. */
+export async function resolveNames(context: IExecuteFunctions, run: RunContext, itemIndex: number, body: IDataObject): Promise<void> {
 	const lang: ListLanguage = body.lang === 'en' ? 'en' : 'de';
 	if (body.job_type_id !== undefined) {
-		body.job_type_id = await resolveListId(this, run, itemIndex, 'jobTypes', body.job_type_id as number | string, {
+		body.job_type_id = await resolveListId(context, run, itemIndex, 'jobTypes', body.job_type_id as number | string, {
 			label: labels.job_type_id,
 			entryLabel: 'job type',
 		});
 	}
 	if (body.business_area_division !== undefined) {
 		body.business_area_division = await resolveBusinessArea(
-			this,
+			context,
 			run,
 			itemIndex,
 			body.business_area_division as string,
@@ -167,5 +170,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, run: R
 			lang,
 		);
 	}
-	return await postRecord(this, itemIndex, run, '/gin/v1/company/candidate/job', body);
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject> {
+	const input = wireInput(recordParameters(this, itemIndex, description), wire);
+	const body = validateBody(this, itemIndex, schemaFor(dateOrderOf(this, itemIndex)), input, labels);
+	await resolveNames(this, run, itemIndex, body);
+	return await postRecord(this, itemIndex, run, path, body);
 }

@@ -2,7 +2,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { candidateSlugProperty, postRecord } from '../common/candidateRecord';
+import { candidateSlugProperty, postRecord, recordParameters, wireInput } from '../common/candidateRecord';
 import { optionsCollection } from '../common/options';
 import { resolveListId } from '../common/resolve';
 import { idOrName, positiveInteger, text, validateBody } from '../common/validation';
@@ -45,16 +45,22 @@ export const schema = z.object({
 
 export const labels = { user_slug: 'Candidate Slug', language_id: 'Language', language_level_id: 'Language Level ID' };
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject> {
-	const input: IDataObject = {
-		user_slug: this.getNodeParameter('candidateSlug', itemIndex, '') as string,
-		language_id: this.getNodeParameter('languageId', itemIndex, '') as string,
-		language_level_id: this.getNodeParameter('languageLevelId', itemIndex, '') as number,
-	};
-	const body = validateBody(this, itemIndex, schema, input, labels);
-	body.language_id = await resolveListId(this, run, itemIndex, 'languageSkills', body.language_id as number | string, {
+export const path = '/gin/v1/company/candidate/language';
+
+/** Parameter → wire field. */
+export const wire = { candidateSlug: 'user_slug', languageId: 'language_id', languageLevelId: 'language_level_id' };
+
+/** Replaces the language name of a validated body by its ID. */
+export async function resolveNames(context: IExecuteFunctions, run: RunContext, itemIndex: number, body: IDataObject): Promise<void> {
+	body.language_id = await resolveListId(context, run, itemIndex, 'languageSkills', body.language_id as number | string, {
 		label: labels.language_id,
 		entryLabel: 'language',
 	});
-	return await postRecord(this, itemIndex, run, '/gin/v1/company/candidate/language', body);
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject> {
+	const input = wireInput(recordParameters(this, itemIndex, description), wire);
+	const body = validateBody(this, itemIndex, schema, input, labels);
+	await resolveNames(this, run, itemIndex, body);
+	return await postRecord(this, itemIndex, run, path, body);
 }

@@ -2,7 +2,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { candidateSlugProperty, dateOrderOf, postRecord } from '../common/candidateRecord';
+import { candidateSlugProperty, dateOrderOf, postRecord, recordParameters, wireInput } from '../common/candidateRecord';
 import type { DateOrder } from '../common/dates';
 import { dateFormatOption, optionsCollection } from '../common/options';
 import { resolveListId } from '../common/resolve';
@@ -118,23 +118,26 @@ export const labels = {
 	grading_systems_id: 'Grading System ID',
 };
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject> {
-	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const input: IDataObject = {
-		user_slug: this.getNodeParameter('candidateSlug', itemIndex, '') as string,
-		start_date: this.getNodeParameter('startDate', itemIndex, '') as string,
-		end_date: extra.endDate,
-		university_name: extra.universityName,
-		study_name: extra.studyName,
-		university_degrees_id: extra.universityDegreeId,
-		description: extra.description,
-		grade: extra.grade,
-		grading_systems_id: extra.gradingSystemId,
-	};
-	const body = validateBody(this, itemIndex, schemaFor(dateOrderOf(this, itemIndex)), input, labels);
+export const path = '/gin/v1/company/candidate/university';
+
+/** Parameter → wire field. */
+export const wire = {
+	candidateSlug: 'user_slug',
+	startDate: 'start_date',
+	endDate: 'end_date',
+	universityName: 'university_name',
+	studyName: 'study_name',
+	universityDegreeId: 'university_degrees_id',
+	description: 'description',
+	grade: 'grade',
+	gradingSystemId: 'grading_systems_id',
+};
+
+/** Replaces the degree name of a validated body by its ID. */
+export async function resolveNames(context: IExecuteFunctions, run: RunContext, itemIndex: number, body: IDataObject): Promise<void> {
 	if (body.university_degrees_id !== undefined) {
 		body.university_degrees_id = await resolveListId(
-			this,
+			context,
 			run,
 			itemIndex,
 			'universityDegrees',
@@ -142,5 +145,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, run: R
 			{ label: labels.university_degrees_id, entryLabel: 'university degree' },
 		);
 	}
-	return await postRecord(this, itemIndex, run, '/gin/v1/company/candidate/university', body);
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject> {
+	const input = wireInput(recordParameters(this, itemIndex, description), wire);
+	const body = validateBody(this, itemIndex, schemaFor(dateOrderOf(this, itemIndex)), input, labels);
+	await resolveNames(this, run, itemIndex, body);
+	return await postRecord(this, itemIndex, run, path, body);
 }

@@ -31,6 +31,34 @@ export function dateOrderOf(context: IExecuteFunctions, itemIndex: number): Date
 }
 
 /**
+ * An add operation's values for one item, keyed by parameter name: every top-level parameter
+ * of `description` (except Options) with its "Additional Fields" merged in.
+ */
+export function recordParameters(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	description: INodeProperties[],
+): IDataObject {
+	const values: IDataObject = {};
+	for (const property of description) {
+		if (property.name === 'options') continue;
+		values[property.name] = context.getNodeParameter(property.name, itemIndex, property.type === 'collection' ? {} : '') as IDataObject[string];
+	}
+	return flattenRecord(values);
+}
+
+/** A record's values with its "Additional Fields" collection merged in (top-level values win). */
+export function flattenRecord(values: IDataObject): IDataObject {
+	const { additionalFields, ...rest } = values;
+	return { ...((additionalFields as IDataObject | undefined) ?? {}), ...rest };
+}
+
+/** Values keyed by parameter name → raw body keyed by wire field (`wire`: parameter → wire field). */
+export function wireInput(values: IDataObject, wire: Record<string, string>): IDataObject {
+	return Object.fromEntries(Object.entries(wire).map(([parameter, field]) => [field, values[parameter]]));
+}
+
+/**
  * Sends one sub-record (job, university record, IT skill, language, additional information)
  * and returns `{ candidateSlug, message, ...fields sent }`.
  */
