@@ -1,0 +1,78 @@
+/**
+ * Dropdown loaders through n8n-core's LoadOptionsContext against the sandbox, in each of the
+ * three credential modes: every entry of the spec's lists, in the service's order.
+ */
+import type { Sandbox } from '../sandbox/server';
+import { startSandbox } from '../sandbox/server';
+import { BUSINESS_AREAS_DE, JOB_TYPES, LANGUAGE_SKILLS_DE, UNIVERSITY_DEGREES_DE } from './spec';
+import { ALICE, FAST, Harness, emailCredential, keyCredential, outputs, runOk, tokenCredential, useSandbox } from './setup';
+
+const sandbox = useSandbox();
+
+const modes: Array<[string, (box: Sandbox) => Promise<Harness>]> = [
+	['emailPassword', async (box) => new Harness(emailCredential(box))],
+	['accessToken', async (box) => new Harness(tokenCredential(box, box.issueToken(ALICE.email)))],
+	[
+		'apiKey',
+		async (box) => {
+			const creator = new Harness(emailCredential(box));
+			const created = await runOk(creator, { resource: 'apiKey', operation: 'create', options: FAST });
+			return new Harness(keyCredential(box, String(outputs(created)[0].value), 'X-API-Key'));
+		},
+	],
+];
+
+describe.each(modes)('loaders with a %s credential', (_mode, makeHarness) => {
+	let harness: Harness;
+	beforeAll(async () => {
+		harness = await makeHarness(sandbox());
+	});
+
+	it('getJobTypes: "English (German)" names, id values, spec order', async () => {
+		const options = await harness.loadOptions('getJobTypes');
+		expect(options).toEqual(
+			JOB_TYPES.map((entry) => ({
+				name: entry.name_eng === entry.name_ger ? entry.name_eng : `${entry.name_eng} (${entry.name_ger})`,
+				value: entry.id,
+			})),
+		);
+		expect((options as Array<{ name: string }>)[1].name).toBe('Working student (Werkstudent)');
+	});
+
+	it('getUniversityDegrees and getLanguages: every entry, spec order (languages 23, 26, 35, 28, 66 first)', async () => {
+		expect(await harness.loadOptions('getUniversityDegrees')).toEqual(
+			UNIVERSITY_DEGREES_DE.map((entry) => ({ name: entry.value, value: entry.id })),
+		);
+		const languages = await harness.loadOptions('getLanguages');
+		expect(languages).toEqual(LANGUAGE_SKILLS_DE.map((entry) => ({ name: entry.value, value: entry.id })));
+		expect((languages as Array<{ value: number }>).slice(0, 5).map((option) => option.value)).toEqual([23, 26, 35, 28, 66]);
+	});
+
+	it('getBusinessAreas: every division followed by its areas, value = the name', async () => {
+		const expected = BUSINESS_AREAS_DE.flatMap((division) => [
+			{ name: division.name, value: division.name, description: 'Division' },
+			...division.area.map((area) => ({ name: `${division.name} › ${area.name}`, value: area.name, description: `Area of ${division.name}` })),
+		]);
+		expect(await harness.loadOptions('getBusinessAreas')).toEqual(expected);
+		expect(expected).toHaveLength(16 + 103);
+	});
+});
+
+describe('loader details', () => {
+	it('getBusinessAreas follows the job language (lang=en)', async () => {
+		const harness = new Harness(tokenCredential(sandbox(), sandbox().issueToken(ALICE.email)));
+		sandbox().clearRequests();
+		const options = (await harness.loadOptions('getBusinessAreas', { additionalFields: { lang: 'en' } })) as Array<{ name: string; value: string }>;
+		expect(sandbox().requests.map((request) => [request.path, request.query.lang])).toEqual([['/v1/general/business-areas', 'en']]);
+		expect(options).toHaveLength(119);
+		expect(options).toContainEqual({ name: 'Public Sector', value: 'Public Sector', description: 'Division' });
+		expect(options).toContainEqual({ name: 'Public Sector › Public Administration', value: 'Public Administration', description: 'Area of Public Sector' });
+	});
+
+	it('a sandbox that is gone gives a readable message', async () => {
+		const box = await startSandbox();
+		const harness = new Harness(tokenCredential(box, box.issueToken(ALICE.email)));
+		await box.close();
+		await expect(harness.loadOptions('getJobTypes')).rejects.toThrow(/^Could not load the list from the recruiting service: /);
+	});
+});
