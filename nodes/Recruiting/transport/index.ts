@@ -100,12 +100,16 @@ export class TransportSession {
 	/**
 	 * Runs `send` as the one request that logs in, while every other request of this execution
 	 * waits for it; a request that arrives while a login is under way waits and then uses the
-	 * new token.
+	 * new token. A waiter gets the leader's error along (it tells a failed login apart from a
+	 * login that worked for a request that then failed by looking at the session token).
 	 */
-	async singleLogin(send: () => Promise<void>): Promise<'led' | 'waited'> {
+	async singleLogin(send: () => Promise<void>): Promise<'led' | { waited: unknown }> {
 		if (this.login) {
-			await this.login.catch(() => undefined);
-			return 'waited';
+			const error = await this.login.then(
+				() => undefined,
+				(failure: unknown) => failure ?? new Error('login failed'),
+			);
+			return { waited: error };
 		}
 		this.login = send();
 		try {
@@ -290,6 +294,33 @@ function httpFailureMessage(status: number, body: unknown, isJson: boolean): str
 	return `${what} (HTTP ${status})${detail}`;
 }
 
+/** A login that failed because the service was busy or the connection broke: worth another try. */
+function transientLoginFailure(error: unknown): boolean {
+	const { message } = describeThrown(error);
+	return /^Login failed with HTTP (429|5\d\d)\b/.test(message) || /to log in \(/.test(message);
+}
+
+/**
+ * Sends the request that logs in first; repeats it while the login itself failed transiently
+ * (a login creates no record, so repeating it is safe). Any other failure, including one of the
+ * request after a successful login, is passed on untouched.
+ */
+async function sendRetryingLogin(context: RequestContext, session: TransportSession, send: () => Promise<void>): Promise<void> {
+	for (let attempt = 0; ; attempt++) {
+		const failure = await send().then(
+			() => undefined,
+			(error: unknown) => error ?? new Error('unknown error'),
+		);
+		if (failure === undefined) return;
+		if (!transientLoginFailure(failure) || attempt >= session.retry.maxRetries || cancelled(context)) {
+			// n8n's helper already wrapped it in a NodeApiError; anything else gets wrapped here.
+			if (failure instanceof NodeApiError || failure instanceof NodeOperationError) throw failure;
+			throw new NodeApiError(context.getNode(), { message: describeThrown(failure).message });
+		}
+		await wait(context, Math.min(session.retry.maxDelayMs, session.retry.initialDelayMs * 2 ** attempt));
+	}
+}
+
 /**
  * Sends one request to the service and returns its unpacked answer, or throws a
  * `NodeApiError` (service or network failure) / `NodeOperationError` (bad credential setup).
@@ -339,8 +370,14 @@ export async function apiRequest(
 		try {
 			if (loginMode && !credentials.sessionToken) {
 				// No session yet: one request logs in (n8n runs preAuthentication and stores the
-				// token), the others of this execution wait for it.
-				if ((await session.singleLogin(send)) === 'waited') await send();
+				// token), the others of this execution wait for it. A login the service refused for
+				// a moment (429, 5xx, dropped) is tried again inside that one login, and a login that
+				// failed for good fails its waiters too, instead of each waiter logging in by itself.
+				const role = await session.singleLogin(async () => await sendRetryingLogin(this, session, send));
+				if (role !== 'led') {
+					if (!credentials.sessionToken) throw role.waited;
+					await send();
+				}
 			} else {
 				await send();
 			}
