@@ -1,0 +1,49 @@
+/**
+ * Transient service failures injected by the sandbox (503/500, dropped connections) during a
+ * batch: with fast retries every valid row is stored exactly once, and what cannot be retried
+ * safely (a 500 or a dropped connection on a creation) fails that row alone.
+ */
+import { ALICE, Harness, emailCredential, outputs, useSandbox } from './setup';
+
+const sandbox = useSandbox();
+
+const rows = Array.from({ length: 12 }, (_, index) => ({ email: `fault${index}@example.test` }));
+const create = (maxRetries: number) => ({
+	resource: 'candidate',
+	operation: 'create',
+	email: '={{ $json.email }}',
+	options: { retryDelayMs: 1, maxRetries, concurrency: 3 },
+});
+
+afterEach(() => sandbox().setFaults({}));
+
+describe('injected faults on candidate creation', () => {
+	it('503s are retried: all rows stored exactly once', async () => {
+		const harness = new Harness(emailCredential(sandbox(), ALICE));
+		const before = sandbox().candidates(1).length;
+		sandbox().setFaults({ errorRate: 0.4, seed: 7, paths: ['/gin/'] });
+		const result = await harness.run({ parameters: create(10), items: rows, onError: 'continueRegularOutput' });
+		const json = outputs(result);
+		const failed = json.filter((entry) => entry.error !== undefined);
+		// 500s on a POST are not retried (the service may have processed it): those rows fail alone
+		for (const entry of failed) expect(String(entry.error)).toMatch(/HTTP 500/);
+		expect(result.items.map((item) => item.pairedItem)).toEqual(rows.map((_, index) => ({ item: index })));
+		const created = sandbox().candidates(1).slice(before);
+		expect(created).toHaveLength(rows.length - failed.length);
+		expect(new Set(created.map((candidate) => candidate.email)).size).toBe(created.length);
+		expect(sandbox().counts.faults.error503).toBeGreaterThan(0);
+		const okEmails = json.filter((entry) => entry.error === undefined).map((entry) => entry.email);
+		expect(created.map((candidate) => candidate.email).sort()).toEqual([...okEmails].sort());
+	});
+
+	it('reads survive dropped connections (retried)', async () => {
+		const harness = new Harness(emailCredential(sandbox(), ALICE));
+		sandbox().setFaults({ dropRate: 0.5, seed: 3, paths: ['/v1/general/'] });
+		for (let round = 0; round < 4; round++) {
+			const result = await harness.run({ parameters: { resource: 'referenceList', operation: 'getJobTypes', options: { retryDelayMs: 1, maxRetries: 10 } } });
+			expect(result.error).toBeUndefined();
+			expect(result.items).toHaveLength(12);
+		}
+		expect(sandbox().counts.faults.drop).toBeGreaterThan(0);
+	});
+});
