@@ -245,3 +245,14 @@ describe('re-login after expiry', () => {
 		}
 	});
 });
+
+describe('base URL', () => {
+	it('a trailing slash is tolerated: login, list and create reach the right paths', async () => {
+		const harness = new Harness({ ...emailCredential(sandbox()), baseUrl: `${sandbox().url}/` });
+		sandbox().clearRequests();
+		await runOk(harness, listKeys);
+		const created = await runOk(harness, { resource: 'candidate', operation: 'create', email: 'slash@example.test' });
+		expect(sandbox().candidates(1).some((candidate) => candidate.slug === outputs(created)[0].slug)).toBe(true);
+		expect(sandbox().requests.map((request) => request.path)).toEqual(['/v1/login', '/v1/company/api-integrations', '/gin/v1/company/candidate']);
+	});
+});
