@@ -19,7 +19,7 @@ beforeAll(() => {
 });
 
 const REFUSED =
-	'The service refused the credentials (HTTP 401): Not authorized. The API key may have been deleted, or the service may expect it in another header (API Key Header).';
+	'The service refused the credentials (HTTP 401): Not authorized. The API key may have been deleted, this operation may need a session (Email and Password or Access Token authentication), or the service may expect the key in another header (API Key Header).';
 
 const storedKeys = (companyId: number) =>
 	sandbox()

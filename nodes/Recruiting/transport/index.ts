@@ -453,7 +453,7 @@ export async function apiRequest(
 					? ' even after logging in again. Check the e-mail and password of the Recruiting API credential.'
 					: mode === 'accessToken'
 						? '. The access token may have expired or been logged out: enter a new one in the Recruiting API credential.'
-						: '. The API key may have been deleted, or the service may expect it in another header (API Key Header).';
+						: '. The API key may have been deleted, this operation may need a session (Email and Password or Access Token authentication), or the service may expect the key in another header (API Key Header).';
 		}
 		throw apiError(
 			this,
