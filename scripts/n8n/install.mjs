@@ -55,7 +55,9 @@ function lineSpec(line) {
 /** Paths of an installation (whether or not it exists yet). */
 export function n8nPaths(line) {
 	const spec = lineSpec(line);
-	const dir = path.join(cacheRoot, 'n8n', spec.version);
+	// N8N_INSTALL_DIR moves the installations elsewhere (e.g. a CI cache volume).
+	const root = process.env.N8N_INSTALL_DIR ? path.resolve(process.env.N8N_INSTALL_DIR) : path.join(cacheRoot, 'n8n');
+	const dir = path.join(root, spec.version);
 	const nodeDir = spec.node ? path.join(dir, 'node_modules', spec.node.pkg) : null;
 	return {
 		line: spec.line,
@@ -158,7 +160,7 @@ export async function ensureN8n({ line, log = (m) => console.log(m), progressEve
 
 		fs.mkdirSync(p.dir, { recursive: true });
 		fs.mkdirSync(logDir, { recursive: true });
-		const logFile = path.join(logDir, `n8n-install-${spec.version}.log`);
+		const logFile = path.join(logDir, `n8n-install-${spec.version}-${process.pid}.log`);
 		fs.writeFileSync(logFile, `n8n ${spec.version} install started ${new Date().toISOString()}\n`);
 
 		const dependencies = { n8n: spec.version };
@@ -189,7 +191,12 @@ export async function ensureN8n({ line, log = (m) => console.log(m), progressEve
 		timer.unref?.();
 
 		const baseEnv = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
-		delete baseEnv.npm_config_ignore_scripts; // set by `npm run`; we pass flags explicitly
+		// `npm run demo` exports the project's npm settings and script context: drop those that
+		// would point npm at the project (local prefix, ignore-scripts, ...); keep the rest
+		// (registry, cache) that the user may have set on purpose.
+		for (const k of Object.keys(baseEnv)) {
+			if (/^npm_(lifecycle_|package_|command$|execpath$|node_execpath$|config_(local_prefix|ignore_scripts|global_prefix|prefix|user_agent)$)/i.test(k)) delete baseEnv[k];
+		}
 		const npmCli = resolveNpmCli();
 		if (!npmCli) throw new Error("cannot find npm-cli.js next to this node binary");
 		// Runs npm's CLI under a given node binary (Node 24 for the 2.x rebuild).
