@@ -23,14 +23,30 @@ function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: numb
 	return new NodeOperationError(context.getNode(), redact(message), { itemIndex });
 }
 
-/** Output an error item carries: the message, the service's status if any, and partial results. */
-function errorItem(error: NodeApiError | NodeOperationError, itemIndex: number): INodeExecutionData {
+/**
+ * Output an error item carries: the message, the service's status if any, and partial results
+ * (`error.context.partialResult`, e.g. the slug of a candidate an import created).
+ *
+ * n8n-core replaces the json of every item that carries `error` by `{ error: message }`, on
+ * either output. So an item with partial results goes without `error`: on the regular output
+ * with them beside `error`; on the error output (which takes only items whose json is just
+ * `{ error }`) with them inside `error`, whose `message` is then the error's message.
+ */
+function errorItem(
+	error: NodeApiError | NodeOperationError,
+	itemIndex: number,
+	errorOutput: boolean,
+): INodeExecutionData {
 	const json: IDataObject = { error: error.message };
 	if (error.description) json.errorDescription = error.description;
 	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
 	const partial = (error.context as IDataObject).partialResult;
-	if (partial && typeof partial === 'object') Object.assign(json, partial, { error: error.message });
-	return { json, error, pairedItem: { item: itemIndex } };
+	if (!partial || typeof partial !== 'object') return { json, error, pairedItem: { item: itemIndex } };
+	const { error: message, ...details } = json;
+	return {
+		json: errorOutput ? { error: { ...partial, message, ...details } } : { ...json, ...partial, error: message },
+		pairedItem: { item: itemIndex },
+	};
 }
 
 export function getOperation(resource: string, operation: string): OperationModule | undefined {
@@ -55,6 +71,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const limit = pLimit(settings.concurrency);
 	const signal = this.getExecutionCancelSignal?.();
 	const continueOnFail = this.continueOnFail();
+	const errorOutput = this.getNode().onError === 'continueErrorOutput';
 
 	const results: INodeExecutionData[][] = new Array(items.length);
 	const failures = new Map<number, NodeApiError | NodeOperationError>();
@@ -73,7 +90,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				} catch (error) {
 					const nodeError = asNodeError(this, error, itemIndex);
 					if (continueOnFail) {
-						results[itemIndex] = [errorItem(nodeError, itemIndex)];
+						results[itemIndex] = [errorItem(nodeError, itemIndex, errorOutput)];
 					} else {
 						failures.set(itemIndex, nodeError);
 						stopped = true;

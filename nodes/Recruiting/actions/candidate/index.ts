@@ -2,9 +2,10 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import type { OperationModule } from '../context';
 import * as create from './create.operation';
+import * as importOperation from './import.operation';
 import * as update from './update.operation';
 
-export { create, update };
+export { create, importOperation, update };
 
 export const description: INodeProperties[] = [
 	{
@@ -21,6 +22,13 @@ export const description: INodeProperties[] = [
 				description: 'Add a candidate (or an employee) with an e-mail address and/or phone number; returns its slug',
 			},
 			{
+				name: 'Import',
+				value: 'import',
+				action: 'Import a candidate with all records',
+				description:
+					'From one form or spreadsheet row: create the candidate (or use a given slug), fill in the profile, then add jobs, university records, IT skills, languages and additional information; returns the slug and one result per record. Cannot detect duplicates (the service offers no candidate lookup).',
+			},
+			{
 				name: 'Update',
 				value: 'update',
 				action: 'Update a candidate',
@@ -31,6 +39,7 @@ export const description: INodeProperties[] = [
 	},
 	...create.description,
 	...update.description,
+	...importOperation.description,
 ];
 
-export const operations: Record<string, OperationModule> = { create, update };
+export const operations: Record<string, OperationModule> = { create, import: importOperation, update };
