@@ -115,6 +115,7 @@ export const description: INodeProperties[] = [
 			typeOptions: { multipleValues: true },
 			placeholder: `Add ${kind.collection.entryDisplayName}`,
 			default: {},
+			description: `The ${kind.label} entries to add to the candidate, one by one.${kind.resolveNames ? ' Dropdowns also take a name or an ID from an expression.' : ''}`,
 			displayOptions: { show: { ...show, recordInput: ['fields'] } },
 			options: [{ displayName: kind.collection.entryDisplayName, name: kind.collection.entry, values: entryFields(kind) }],
 		}),
