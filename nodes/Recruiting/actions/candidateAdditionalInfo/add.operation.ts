@@ -81,10 +81,7 @@ export const path = '/gin/v1/company/candidate/additional-information';
 
 /** Parameter → wire field. */
 export const wire = {
-	candidateSlug: 'user_slug',
-	title: 'title',
-	description: 'description',
-	startDate: 'start_date',
+	candidateSlug: 'user_slug', title: 'title', description: 'description', startDate: 'start_date',
 	endDate: 'end_date',
 };
 

@@ -139,16 +139,9 @@ export const path = '/gin/v1/company/candidate/job';
 
 /** Parameter → wire field. */
 export const wire = {
-	candidateSlug: 'user_slug',
-	companyName: 'company_name',
-	startDate: 'start_date',
-	endDate: 'end_date',
-	cityName: 'city_name',
-	jobTypeId: 'job_type_id',
-	description: 'description',
-	jobTitle: 'job_title',
-	businessAreaDivision: 'business_area_division',
-	lang: 'lang',
+	candidateSlug: 'user_slug', companyName: 'company_name', startDate: 'start_date',
+	endDate: 'end_date', cityName: 'city_name', jobTypeId: 'job_type_id', description: 'description',
+	jobTitle: 'job_title', businessAreaDivision: 'business_area_division', lang: 'lang',
 };
 
 /** Replaces the job type and business area names of a validated body by what the service takes. */

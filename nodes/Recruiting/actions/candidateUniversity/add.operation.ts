@@ -122,14 +122,9 @@ export const path = '/gin/v1/company/candidate/university';
 
 /** Parameter → wire field. */
 export const wire = {
-	candidateSlug: 'user_slug',
-	startDate: 'start_date',
-	endDate: 'end_date',
-	universityName: 'university_name',
-	studyName: 'study_name',
-	universityDegreeId: 'university_degrees_id',
-	description: 'description',
-	grade: 'grade',
+	candidateSlug: 'user_slug', startDate: 'start_date', endDate: 'end_date',
+	universityName: 'university_name', studyName: 'study_name',
+	universityDegreeId: 'university_degrees_id', description: 'description', grade: 'grade',
 	gradingSystemId: 'grading_systems_id',
 };
 
