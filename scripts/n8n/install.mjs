@@ -116,7 +116,7 @@ function pidAlive(pid) {
 }
 
 /** A directory lock so that two processes (demo + test) never install into the same folder. */
-async function withLock(lockDir, log, fn) {
+export async function withLock(lockDir, log, fn) {
 	fs.mkdirSync(path.dirname(lockDir), { recursive: true });
 	let waited = false;
 	for (;;) {

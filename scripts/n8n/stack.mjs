@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { repoRoot, logDir } from './install.mjs';
+import { cacheRoot, logDir, repoRoot, withLock } from './install.mjs';
 import { CREDENTIAL_TYPE, DEFAULT_OWNER, startN8n } from './server.mjs';
 import { SANDBOX_LOGIN, startSandbox } from './sandbox.mjs';
 
@@ -17,8 +17,15 @@ export function loadExample(file) {
 	return JSON.parse(fs.readFileSync(path.join(examplesDir, file), 'utf8'));
 }
 
-/** Runs `npm run build` in the repository; output goes to .cache/logs/build.log (tail on failure). */
+/**
+ * Runs `npm run build` in the repository; output goes to .cache/logs/build.log (tail on failure).
+ * Builds of parallel processes (demo + tests) are serialised by a lock.
+ */
 export function build({ log = (m) => console.log(m) } = {}) {
+	return withLock(path.join(cacheRoot, 'build.lock'), log, () => buildNow({ log }));
+}
+
+function buildNow({ log }) {
 	fs.mkdirSync(logDir, { recursive: true });
 	const logFile = path.join(logDir, 'build.log');
 	const started = Date.now();

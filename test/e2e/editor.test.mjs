@@ -6,6 +6,7 @@
 //
 // Screenshots go to artifacts/screenshots/ (git-ignored).
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,9 +31,18 @@ const CHROMIUM_FLAGS = [
 	'--disable-sync',
 ];
 
+const CHROMIUM_CANDIDATES = () => [process.env.CHROMIUM_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium', '/usr/bin/chromium-browser'];
+
+/** Debian's chromium; installed with apt-get when missing and we are root (as CI does). */
 function chromiumPath() {
-	const candidates = [process.env.CHROMIUM_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium', '/usr/bin/chromium-browser'];
-	const found = candidates.find((c) => c && fs.existsSync(c));
+	let found = CHROMIUM_CANDIDATES().find((c) => c && fs.existsSync(c));
+	if (!found && process.getuid?.() === 0 && fs.existsSync('/usr/bin/apt-get') && process.env.E2E_NO_APT !== '1') {
+		console.log('# chromium is missing: apt-get install -y chromium ...');
+		const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+		execFileSync('apt-get', ['update', '-qq'], { stdio: 'ignore', env });
+		execFileSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'ignore', env });
+		found = CHROMIUM_CANDIDATES().find((c) => c && fs.existsSync(c));
+	}
 	if (!found) throw new Error('chromium is not installed: apt-get update && apt-get install -y chromium (or set CHROMIUM_PATH)');
 	return found;
 }
