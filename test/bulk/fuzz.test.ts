@@ -227,9 +227,10 @@ function problemOf(item: INodeExecutionData | undefined, index: number, secrets:
 	if ((item.pairedItem as { item?: number } | undefined)?.item !== index) return `paired with ${JSON.stringify(item.pairedItem)}`;
 	const texts = [JSON.stringify(item.json)];
 	if (!isSuccess(item)) {
-		const error = item.error;
+		const error: unknown = item.error;
 		if (!(error instanceof NodeApiError || error instanceof NodeOperationError)) {
-			return `error is ${error?.constructor?.name ?? typeof error}: ${String(item.json.error)}`;
+			const kind = error instanceof Error ? error.constructor.name : typeof error;
+			return `error is ${kind}: ${String(item.json.error)}`;
 		}
 		if (error.context.itemIndex !== index) return `error itemIndex ${String(error.context.itemIndex)}`;
 		texts.push(error.message, error.description ?? '', JSON.stringify((error as NodeApiError).errorResponse ?? {}));
