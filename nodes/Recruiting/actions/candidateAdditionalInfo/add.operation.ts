@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { candidateSlugProperty, dateOrderOf, postRecord, recordParameters, wireInput } from '../common/candidateRecord';
 import type { DateOrder } from '../common/dates';
 import { dateFormatOption, optionsCollection } from '../common/options';
+import { descriptionField, endDateField, startDateField } from '../common/recordFields';
 import { date, endNotBeforeStart, text, validateBody } from '../common/validation';
 import type { RunContext } from '../context';
 
@@ -30,29 +31,9 @@ export const description: INodeProperties[] = [
 		default: {},
 		displayOptions: { show },
 		options: [
-			{
-				displayName: 'Description',
-				name: 'description',
-				type: 'string',
-				typeOptions: { rows: 3 },
-				default: '',
-				description: 'Free text about the entry',
-			},
-			{
-				displayName: 'End Date',
-				name: 'endDate',
-				type: 'dateTime',
-				default: '',
-				description: 'When it ended. Same accepted forms as Start Date, and not before it.',
-			},
-			{
-				displayName: 'Start Date',
-				name: 'startDate',
-				type: 'dateTime',
-				default: '',
-				description:
-					'When it began. Accepted: YYYY-MM-DD, an ISO date-time (its date as written, no time-zone shift), DD.MM.YYYY, a date already in the format chosen under Options → Date Format Sent, or a date from an expression. Sent in that format.',
-			},
+			descriptionField('the entry'),
+			endDateField('it'),
+			startDateField({ subject: 'it' }),
 		],
 	},
 	optionsCollection('candidateAdditionalInfo', 'add', [dateFormatOption]),

@@ -1,28 +1,15 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import type { OperationModule } from '../context';
+import { singleOperationResource } from '../common/resource';
 import * as add from './add.operation';
 
 export { add };
 
-export const description: INodeProperties[] = [
+export const { description, operations } = singleOperationResource(
+	'candidateAdditionalInfo',
 	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['candidateAdditionalInfo'] } },
-		options: [
-			{
-				name: 'Add',
-				value: 'add',
-				action: 'Add additional information to a candidate',
-				description: 'Attach an additional-information entry (title, description, dates) to a candidate given by its slug',
-			},
-		],
-		default: 'add',
+		name: 'Add',
+		value: 'add',
+		action: 'Add additional information to a candidate',
+		description: 'Attach an additional-information entry (title, description, dates) to a candidate given by its slug',
 	},
-	...add.description,
-];
-
-export const operations: Record<string, OperationModule> = { add };
+	add,
+);

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { candidateSlugProperty, dateOrderOf, postRecord, recordParameters, wireInput } from '../common/candidateRecord';
 import type { DateOrder } from '../common/dates';
 import { dateFormatOption, optionsCollection } from '../common/options';
+import { descriptionField, endDateField, startDateField } from '../common/recordFields';
 import type { ListLanguage } from '../common/referenceLists';
 import { resolveBusinessArea, resolveListId } from '../common/resolve';
 import { date, endNotBeforeStart, idOrName, text, validateBody } from '../common/validation';
@@ -23,16 +24,7 @@ export const description: INodeProperties[] = [
 		description: 'Name of the employer',
 		displayOptions: { show },
 	},
-	{
-		displayName: 'Start Date',
-		name: 'startDate',
-		type: 'dateTime',
-		required: true,
-		default: '',
-		description:
-			'When the job began. Accepted: YYYY-MM-DD, an ISO date-time (its date as written, no time-zone shift), DD.MM.YYYY, a date already in the format chosen under Options → Date Format Sent, or a date from an expression. Sent in that format.',
-		displayOptions: { show },
-	},
+	startDateField({ subject: 'the job', required: true, show }),
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
@@ -57,22 +49,8 @@ export const description: INodeProperties[] = [
 				default: '',
 				description: 'City where the job was',
 			},
-			{
-				displayName: 'Description',
-				name: 'description',
-				type: 'string',
-				typeOptions: { rows: 3 },
-				default: '',
-				description: 'Free text about the job',
-			},
-			{
-				displayName: 'End Date',
-				name: 'endDate',
-				type: 'dateTime',
-				default: '',
-				description:
-					'When the job ended; leave out for an ongoing job. Same accepted forms as Start Date, and not before it.',
-			},
+			descriptionField('the job'),
+			endDateField('the job', 'for an ongoing job'),
 			{
 				displayName: 'Job Title',
 				name: 'jobTitle',

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { candidateSlugProperty, dateOrderOf, postRecord, recordParameters, wireInput } from '../common/candidateRecord';
 import type { DateOrder } from '../common/dates';
 import { dateFormatOption, optionsCollection } from '../common/options';
+import { descriptionField, endDateField, startDateField } from '../common/recordFields';
 import { resolveListId } from '../common/resolve';
 import { date, endNotBeforeStart, idOrName, integer, positiveInteger, text, validateBody } from '../common/validation';
 import type { RunContext } from '../context';
@@ -13,16 +14,7 @@ const show = { resource: ['candidateUniversity'], operation: ['add'] };
 
 export const description: INodeProperties[] = [
 	candidateSlugProperty('candidateUniversity', 'add'),
-	{
-		displayName: 'Start Date',
-		name: 'startDate',
-		type: 'dateTime',
-		required: true,
-		default: '',
-		description:
-			'When the studies began. Accepted: YYYY-MM-DD, an ISO date-time (its date as written, no time-zone shift), DD.MM.YYYY, a date already in the format chosen under Options → Date Format Sent, or a date from an expression. Sent in that format.',
-		displayOptions: { show },
-	},
+	startDateField({ subject: 'the studies', required: true, show }),
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
@@ -40,21 +32,8 @@ export const description: INodeProperties[] = [
 				description:
 					'Degree obtained or aimed at, from the university degrees list (e.g. 10 = Master of Science). An expression may give the ID, the ID as text, or the name in German or English (case, accents and spaces do not matter, e.g. "Master of Science", "Diplom"). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 			},
-			{
-				displayName: 'Description',
-				name: 'description',
-				type: 'string',
-				typeOptions: { rows: 3 },
-				default: '',
-				description: 'Free text about the studies',
-			},
-			{
-				displayName: 'End Date',
-				name: 'endDate',
-				type: 'dateTime',
-				default: '',
-				description: 'When the studies ended; leave out if ongoing. Same accepted forms as Start Date, and not before it.',
-			},
+			descriptionField('the studies'),
+			endDateField('the studies', 'if ongoing'),
 			{
 				displayName: 'Grade',
 				name: 'grade',
