@@ -21,8 +21,10 @@ export function loadExample(file) {
  * Runs `npm run build` in the repository; output goes to .cache/logs/build.log (tail on failure).
  * Builds of parallel processes (demo + tests) are serialised by a lock.
  */
+const buildLock = path.join(cacheRoot, 'build.lock');
+
 export function build({ log = (m) => console.log(m) } = {}) {
-	return withLock(path.join(cacheRoot, 'build.lock'), log, () => buildNow({ log }));
+	return withLock(buildLock, log, () => buildNow({ log }));
 }
 
 function buildNow({ log }) {
@@ -45,6 +47,20 @@ function buildNow({ log }) {
 			}
 		});
 	});
+}
+
+/**
+ * A private copy of the built package (package.json + dist/) inside .cache/, for n8n to load:
+ * a later `npm run build` (rimraf dist) by someone else in the same checkout cannot pull the
+ * files away from under a running n8n. Inside the repository, so `n8n-workflow` still resolves
+ * from the repository's node_modules.
+ */
+export function snapshotPackage() {
+	const dir = path.join(cacheRoot, 'package-snapshots', `${Date.now()}-${process.pid}`);
+	fs.mkdirSync(dir, { recursive: true });
+	fs.copyFileSync(path.join(repoRoot, 'package.json'), path.join(dir, 'package.json'));
+	fs.cpSync(path.join(repoRoot, 'dist'), path.join(dir, 'dist'), { recursive: true });
+	return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** Reads the built node's description (for loadOptions method names, resources, ...). */
@@ -90,11 +106,16 @@ export async function startStack({
 		stops.length = 0;
 	};
 	try {
-		if (doBuild) await build({ log });
+		const pkg = await withLock(buildLock, log, async () => {
+			if (doBuild) await buildNow({ log });
+			if (!fs.existsSync(path.join(repoRoot, 'dist', 'nodes'))) throw new Error('dist/ is missing: run npm run build');
+			return snapshotPackage();
+		});
+		stops.push(pkg.remove);
 		const sandbox = await startSandbox(sandboxOptions);
 		stops.push(() => sandbox.close());
 		log(`[sandbox] listening at ${sandbox.url}`);
-		const n8n = await startN8n({ line, packageDir: repoRoot, log, ...n8nOptions });
+		const n8n = await startN8n({ line, packageDir: pkg.dir, log, ...n8nOptions });
 		stops.push(() => n8n.stop());
 		const rest = n8n.rest;
 		await rest.ensureOwner(DEFAULT_OWNER);
