@@ -119,3 +119,13 @@ describe('languageAliases', () => {
 		expect(languageAliases('Klingon')).toEqual([]);
 	});
 });
+
+describe('a huge value given as a name', () => {
+	it('still ranks the closest entries (the query is cut, not compared whole)', () => {
+		const entries = [
+			{ key: 1, names: ['English'] },
+			{ key: 2, names: ['German'] },
+		];
+		expect(closestEntries(entries, `English${'x'.repeat(1_000_000)}`, 1)).toEqual([entries[0]]);
+	});
+});

@@ -44,9 +44,11 @@ export function editDistance(a: string, b: string): number {
 	return previous[b.length];
 }
 
-/** 0 (same) to 1 (nothing alike): relative edit distance, a name containing the other counts as close. */
-function nameDistance(query: string, name: string): number {
-	const a = normalizeName(query);
+/**
+ * 0 (same) to 1 (nothing alike): relative edit distance, a name containing the other counts as
+ * close. `a` is the normalized query.
+ */
+function nameDistance(a: string, name: string): number {
 	const b = normalizeName(name);
 	if (a === b) return 0;
 	const longest = Math.max(a.length, b.length, 1);
@@ -81,11 +83,22 @@ export function languageAliases(name: string): string[] {
 	return LANGUAGE_GROUPS.filter(({ keys }) => keys.has(key)).flatMap(({ group }) => group);
 }
 
+/** A value as quoted in an error message: at most 80 characters. */
+function shorten(text: string): string {
+	return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/** Characters of a name compared when looking for the closest entries. */
+const MAX_COMPARED = 120;
+
 /** The `limit` entries whose names come closest to `name`, closest first. */
 export function closestEntries<K>(entries: Array<NamedEntry<K>>, name: string, limit = 3): Array<NamedEntry<K>> {
+	// Normalized once, and cut to a length no list entry comes near: a huge value (a whole
+	// spreadsheet cell pasted by mistake) must not cost seconds of edit distance per entry.
+	const query = normalizeName(name.slice(0, 4 * MAX_COMPARED)).slice(0, MAX_COMPARED);
 	const scored = entries.map((entry) => ({
 		entry,
-		score: Math.min(...allNames(entry).map((candidate) => nameDistance(name, candidate))),
+		score: Math.min(...allNames(entry).map((candidate) => nameDistance(query, candidate))),
 	}));
 	return sortBy(scored, 'score')
 		.slice(0, limit)
@@ -209,7 +222,7 @@ export async function resolveListId(
 	const closest = closestEntries(entries, parsed.name);
 	throw new NodeOperationError(
 		context.getNode(),
-		`"${target.label}": no ${target.entryLabel} is named "${parsed.name}". Closest: ${closest.map(quoteEntry).join(', ')}`,
+		`"${target.label}": no ${target.entryLabel} is named "${shorten(parsed.name)}". Closest: ${closest.map(quoteEntry).join(', ')}`,
 		{
 			itemIndex,
 			description: `Names are compared in German and English, ignoring case, accents and spaces. Give one of the names or its ID (the Reference List resource lists them all).`,
@@ -268,7 +281,7 @@ export async function resolveBusinessArea(
 	const closest = uniqBy(closestEntries(all, name, 5), (entry) => entry.names[0]).slice(0, 3);
 	throw new NodeOperationError(
 		context.getNode(),
-		`"${label}": no business area or division is named "${name}". Closest: ${closest.map((entry) => `"${entry.names.join(' / ')}"`).join(', ')}`,
+		`"${label}": no business area or division is named "${shorten(name)}". Closest: ${closest.map((entry) => `"${entry.names.join(' / ')}"`).join(', ')}`,
 		{
 			itemIndex,
 			description:
