@@ -6,6 +6,7 @@ import { nodeError, nodeOutput } from './server.mjs';
 
 export const EXAMPLES = [
 	{ key: 'form', file: 'form-candidates.json', title: 'Form rows → candidates with profile, job, IT skills and languages' },
+	{ key: 'import', file: 'form-import.json', title: 'Form submission → one Candidate Import (profile and all records in one node)' },
 	{ key: 'batch', file: 'spreadsheet-batch.json', title: 'Spreadsheet batch of 200 rows, failures on the error output' },
 	{ key: 'lists', file: 'reference-lists.json', title: 'Export of the four reference lists' },
 ];
@@ -51,7 +52,16 @@ export function describe(example, { execution, seconds }, { candidatesBefore = [
 	const added = candidatesAfter.filter((c) => !before.has(c.slug));
 	const records = (key) => added.reduce((n, c) => n + (c.records?.[key]?.length ?? 0), 0);
 
-	if (example.key === 'form') {
+	if (example.key === 'import') {
+		lines.push(
+			`   candidates created: ${added.length}; records attached: ${plural(records('jobs'), 'job')}, ${plural(records('universities'), 'university record')}, ` +
+				`${plural(records('itSkills'), 'IT skill')}, ${plural(records('languages'), 'language')}`,
+		);
+		for (const c of added) {
+			const name = [c.first_name, c.last_name].filter(Boolean).join(' ') || '(no name)';
+			lines.push(`     - ${name} <${c.email || c.phone}>, born ${c.birthday ?? '?'}, ${c.city ?? '?'}`);
+		}
+	} else if (example.key === 'form') {
 		lines.push(
 			`   candidates created: ${added.length}; profiles updated: ${out(execution, 'Update profile').length}; ` +
 				`records attached: ${plural(records('jobs'), 'job')}, ${plural(records('itSkills'), 'IT skill')}, ${plural(records('languages'), 'language')}`,

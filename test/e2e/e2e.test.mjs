@@ -202,6 +202,20 @@ describe(`real n8n ${line}.x with n8n-nodes-recruiting`, { timeout: 10 * 60_000 
 			assert.equal(sofia.records.itSkills.length, 2);
 		});
 
+		test('form-import.json: one Candidate Import creates the candidate with all its records', async () => {
+			const { execution } = await runExample(stack.rest, example('import'));
+			assert.equal(execution.status, 'success', JSON.stringify(execution.error ?? execution.lastNodeExecuted));
+			assert.equal(out(execution, 'Import candidate').length, 1);
+			const jonas = byEmail('jonas.weber@example.test');
+			assert.ok(jonas, 'the imported candidate was stored');
+			assert.equal(jonas.first_name, 'Jonas');
+			assert.equal(jonas.birthday, '21-08-1997');
+			assert.equal(jonas.records.jobs.length, 2);
+			assert.equal(jonas.records.universities.length, 1);
+			assert.equal(jonas.records.itSkills.length, 3);
+			assert.deepEqual(jonas.records.languages.map((l) => l.language_id).sort((a, b) => a - b), [23, 26, 28]);
+		});
+
 		test('spreadsheet-batch.json: 200 rows, bad ones on the error outputs, the rest stored', async () => {
 			const before = new Set(stack.sandbox.candidates(COMPANY).map((c) => c.slug));
 			const { execution } = await runExample(stack.rest, example('batch'));
