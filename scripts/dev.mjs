@@ -14,10 +14,9 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { repoRoot } from './n8n/install.mjs';
-import { DEFAULT_OWNER, freePort, startN8n } from './n8n/server.mjs';
+import { CREDENTIAL_TYPE, DEFAULT_OWNER, freePort, startN8n } from './n8n/server.mjs';
 import { SANDBOX_LOGIN, startSandbox } from './n8n/sandbox.mjs';
 import { CREDENTIAL_NAME, build, credentialData } from './n8n/stack.mjs';
-import { CREDENTIAL_TYPE } from './n8n/server.mjs';
 
 const args = process.argv.slice(2);
 const arg = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);

@@ -11,7 +11,6 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -271,7 +270,6 @@ export class N8nRest {
 		this.browserId = randomUUID();
 		this.settings = null;
 		this.user = null;
-		this.flatted = null;
 	}
 
 	async request(method, p, body, { query, allowStatus = [] } = {}) {
