@@ -1,0 +1,88 @@
+// The benchmark's workload, shared by every client: per row one candidate creation, one update
+// and three sub-records (job, IT skill, additional information), as exact service requests
+// (what the node sends for the node parameters below) so that every client sends the same.
+
+export const PHASES = ['create', 'update', 'job', 'itSkill', 'additionalInfo'];
+
+export const rowOf = (index) => ({ email: `bench-${index}@bench.test`, source: 'bench', index });
+
+/** The service request of one phase for one row (`slug` from the creation). */
+export function requestOf(phase, row, slug) {
+	switch (phase) {
+		case 'create':
+			return { method: 'POST', path: '/gin/v1/company/candidate', body: { email: row.email, source: row.source } };
+		case 'update':
+			return { method: 'PUT', path: '/gin/v1/company/candidate', body: { user_slug: slug, city: 'Berlin' } };
+		case 'job':
+			return {
+				method: 'POST',
+				path: '/gin/v1/company/candidate/job',
+				body: { user_slug: slug, company_name: 'Acme', start_date: '15-01-2020' },
+			};
+		case 'itSkill':
+			return {
+				method: 'POST',
+				path: '/gin/v1/company/candidate/it-skill',
+				body: { user_slug: slug, skill_name: 'TypeScript', skill_level_id: 3 },
+			};
+		case 'additionalInfo':
+			return {
+				method: 'POST',
+				path: '/gin/v1/company/candidate/additional-information',
+				body: { user_slug: slug, title: 'Note' },
+			};
+		default:
+			throw new Error(`unknown phase ${phase}`);
+	}
+}
+
+/** Node parameters of a phase: every value from the item, by expression, as a workflow would map it. */
+export function nodeParametersOf(phase, concurrency) {
+	const options = { concurrency };
+	switch (phase) {
+		case 'create':
+			return {
+				resource: 'candidate',
+				operation: 'create',
+				email: '={{ $json.email }}',
+				additionalFields: { source: '={{ $json.source }}' },
+				options,
+			};
+		case 'update':
+			return {
+				resource: 'candidate',
+				operation: 'update',
+				candidateSlug: '={{ $json.slug }}',
+				updateFields: { city: 'Berlin' },
+				options,
+			};
+		case 'job':
+			return {
+				resource: 'candidateJob',
+				operation: 'add',
+				candidateSlug: '={{ $json.slug }}',
+				companyName: 'Acme',
+				startDate: '2020-01-15',
+				options,
+			};
+		case 'itSkill':
+			return {
+				resource: 'candidateItSkill',
+				operation: 'add',
+				candidateSlug: '={{ $json.slug }}',
+				skillName: 'TypeScript',
+				skillLevel: 3,
+				options,
+			};
+		case 'additionalInfo':
+			return {
+				resource: 'candidateAdditionalInfo',
+				operation: 'add',
+				candidateSlug: '={{ $json.slug }}',
+				title: 'Note',
+				options,
+			};
+		default:
+			throw new Error(`unknown phase ${phase}`);
+	}
+}
