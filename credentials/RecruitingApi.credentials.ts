@@ -15,6 +15,8 @@ import {
 	baseUrlProblem,
 	extractToken,
 	joinUrl,
+	openSessionToken,
+	sealSessionToken,
 	serviceText,
 } from '../nodes/Recruiting/transport/login';
 
@@ -188,7 +190,7 @@ export class RecruitingApi implements ICredentialType {
 			);
 		}
 		const tokenPath = typeof credentials.tokenPath === 'string' ? credentials.tokenPath : '';
-		return { sessionToken: extractToken(body, response.headers, tokenPath) };
+		return { sessionToken: sealSessionToken(credentials, extractToken(body, response.headers, tokenPath)) };
 	}
 
 	authenticate: IAuthenticate = async (credentials, requestOptions) => {
@@ -199,7 +201,7 @@ export class RecruitingApi implements ICredentialType {
 			const key = String(credentials.apiKey ?? '');
 			headers[header] = header.toLowerCase() === 'authorization' ? `Bearer ${key}` : key;
 		} else {
-			const token = mode === 'accessToken' ? credentials.accessToken : credentials.sessionToken;
+			const token = mode === 'accessToken' ? credentials.accessToken : openSessionToken(credentials);
 			headers.Authorization = `Bearer ${String(token ?? '')}`;
 		}
 		return { ...requestOptions, headers };

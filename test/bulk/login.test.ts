@@ -49,7 +49,7 @@ describe('one login under load', () => {
 		// No candidate request went out without a token (nothing answered 401).
 		expect(requestsTo(sandbox.requests, CANDIDATE_PATH).every((request) => request.status === 201)).toBe(true);
 		// The new session token is stored with the credential, as n8n does, so the next execution reuses it.
-		expect(harness.credentials.stored_()?.sessionToken).toEqual(expect.any(String));
+		expect(harness.credentials.session()).toEqual(expect.any(String));
 		const second = await runNode(harness, createParameters({ concurrency: 10 }), candidateRows(20, 'reuse'));
 		expect(second.items.every(isSuccess)).toBe(true);
 		expect(sandbox.counts.logins).toBe(1);

@@ -41,6 +41,7 @@ import {
 } from 'n8n-workflow';
 
 import { RecruitingApi } from '../../credentials/RecruitingApi.credentials';
+import { openSessionToken } from '../../nodes/Recruiting/transport/login';
 import { Recruiting } from '../../nodes/Recruiting/Recruiting.node';
 
 export const NODE_TYPE = 'n8n-nodes-recruiting.recruiting';
@@ -120,6 +121,12 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	stored_(id = CREDENTIAL_ID): ICredentialDataDecryptedObject | undefined {
 		const data = this.stored.get(id);
 		return data ? { ...data } : undefined;
+	}
+
+	/** The session token stored with the credential, as the node would send it ('' if none). */
+	session(id = CREDENTIAL_ID): string {
+		const data = this.stored.get(id);
+		return data ? openSessionToken(data) : '';
 	}
 
 	getParentTypes(): string[] {

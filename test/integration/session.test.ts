@@ -48,7 +48,7 @@ describe('session.login for every token location the sandbox offers', () => {
 			// n8n's own login (stored) + the operation's login
 			expect(harness.credentials.events.logins).toBe(1);
 			expect(box.counts.logins).toBe(2);
-			const stored = harness.credentials.stored_()?.sessionToken;
+			const stored = harness.credentials.session();
 			expect(stored).toMatch(/^[0-9a-f]{64}$/);
 			expect(await isLive(box, stored)).toBe(true);
 
@@ -72,7 +72,7 @@ describe('session.login for every token location the sandbox offers', () => {
 			expect(result.error?.message ?? '').toMatch(/Token Path/);
 			expect(`${result.error?.message ?? ''} ${result.error?.description ?? ''}`).toMatch(/id, email, first_name, last_name, company_id/);
 			expect(result.error?.message).not.toContain(ALICE.email);
-			expect(harness.credentials.stored_()?.sessionToken ?? '').toBe('');
+			expect(harness.credentials.session()).toBe('');
 		} finally {
 			await box.close();
 		}
@@ -88,7 +88,7 @@ describe('session.login for every token location the sandbox offers', () => {
 			const harness = new Harness(emailCredential(box, ALICE, { tokenPath }));
 			const result = await runOk(harness, login({ includeToken: true }));
 			expect(outputs(result)[0].token).toMatch(/^[0-9a-f]{64}$/);
-			expect(await isLive(box, harness.credentials.stored_()?.sessionToken)).toBe(true);
+			expect(await isLive(box, harness.credentials.session())).toBe(true);
 			const keys = await runOk(harness, listKeys);
 			expect(keys.items).toEqual([]);
 		} finally {
@@ -100,7 +100,7 @@ describe('session.login for every token location the sandbox offers', () => {
 		const harness = new Harness(emailCredential(sandbox(), ALICE, { tokenPath: 'data.session.value' }));
 		const result = await harness.run({ parameters: listKeys });
 		expect(result.error?.message ?? '').toMatch(/Token Path|data\.session\.value/);
-		expect(harness.credentials.stored_()?.sessionToken ?? '').toBe('');
+		expect(harness.credentials.session()).toBe('');
 	});
 
 	it('a wrong password fails with the service\'s message and never shows the password', async () => {
@@ -125,7 +125,7 @@ describe('session.logout', () => {
 	it('kills the stored token; the next execution logs in again exactly once and stores a live token', async () => {
 		const harness = new Harness(emailCredential(sandbox()));
 		await runOk(harness, listKeys);
-		const first = harness.credentials.stored_()?.sessionToken;
+		const first = harness.credentials.session();
 		expect(await isLive(sandbox(), first)).toBe(true);
 		expect(harness.credentials.events.logins).toBe(1);
 
@@ -139,7 +139,7 @@ describe('session.logout', () => {
 		expect(again.items).toEqual([]);
 		expect(harness.credentials.events.logins).toBe(2);
 		expect(sandbox().counts.logins - loginsBefore).toBe(1);
-		const second = harness.credentials.stored_()?.sessionToken;
+		const second = harness.credentials.session();
 		expect(second).not.toBe(first);
 		expect(await isLive(sandbox(), second)).toBe(true);
 	});

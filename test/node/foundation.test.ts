@@ -123,7 +123,7 @@ describe('credential modes', () => {
 		const harness = new Harness(emailPassword());
 		const first = await harness.run({ parameters: listJobTypes });
 		expect(first.error).toBeUndefined();
-		expect(harness.credentials.stored_()?.sessionToken).toBe(SESSION);
+		expect(harness.credentials.session()).toBe(SESSION);
 		const second = await harness.run({ parameters: listJobTypes });
 		expect(second.items).toHaveLength(2);
 		expect(harness.credentials.events.logins).toBe(1);
@@ -186,8 +186,27 @@ describe('credential modes', () => {
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(2);
 		expect(harness.credentials.events.logins).toBe(1);
-		expect(harness.credentials.stored_()?.sessionToken).toBe(SESSION);
+		expect(harness.credentials.session()).toBe(SESSION);
 		login.done();
+	});
+
+	it('after the user edits the e-mail or password, the old session is not sent: the node logs in with the new values', async () => {
+		nock(BASE).post('/v1/login', { user: { login: 'alice@acme.test', password: PASSWORD } }).reply(200, envelope({ token: 'first-session' }));
+		nock(BASE, { reqheaders: { authorization: 'Bearer first-session' } }).get('/v1/general/job-types').reply(200, envelope(jobTypes));
+		const harness = new Harness(emailPassword());
+		await harness.run({ parameters: listJobTypes });
+		expect(harness.credentials.session()).toBe('first-session');
+
+		// The user switches the credential to another account; the stored session stays behind.
+		harness.setCredential({ ...harness.credentials.stored_(), email: 'bob@globex.test' });
+		const relogin = nock(BASE).post('/v1/login', { user: { login: 'bob@globex.test', password: PASSWORD } }).reply(200, envelope({ token: 'second-session' }));
+		const scope = nock(BASE, { reqheaders: { authorization: 'Bearer second-session' } }).get('/v1/general/job-types').reply(200, envelope(jobTypes));
+		const result = await harness.run({ parameters: listJobTypes });
+		expect(result.error).toBeUndefined();
+		expect(harness.credentials.session()).toBe('second-session');
+		expect(harness.credentials.events.logins).toBe(2);
+		relogin.done();
+		scope.done();
 	});
 
 	it('a 401 after logging in again fails with a clear message, after one login', async () => {

@@ -130,7 +130,7 @@ describe('session.login', () => {
 		expect(result.error).toBeUndefined();
 		expect(result.items.map((item) => item.json)).toEqual([{ ...cleanUser, token: 'tok-op' }]);
 		expect(harness.credentials.events.logins).toBe(1);
-		expect(harness.credentials.stored_()?.sessionToken).toBe('tok-pre');
+		expect(harness.credentials.session()).toBe('tok-pre');
 		scope.done();
 	});
 
@@ -244,7 +244,7 @@ describe('session.logout', () => {
 		expect(first.error).toBeUndefined();
 		expect(first.items[0].json).toEqual(cleanUser);
 		expect(harness.credentials.events.logins).toBe(1);
-		expect(harness.credentials.stored_()?.sessionToken).toBe('tok-1');
+		expect(harness.credentials.session()).toBe('tok-1');
 
 		// 2. Log Out ends the stored session (tok-1)
 		const second = await harness.run(logout);
@@ -258,7 +258,7 @@ describe('session.logout', () => {
 		expect(third.error).toBeUndefined();
 		expect(third.items.map((item) => item.json)).toEqual([{ id: 1, value: 'key-one' }]);
 		expect(harness.credentials.events.logins).toBe(2);
-		expect(harness.credentials.stored_()?.sessionToken).toBe('tok-3');
+		expect(harness.credentials.session()).toBe('tok-3');
 		expect(issued).toBe(3);
 		scope.persist(false);
 	});

@@ -18,7 +18,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { authMode, baseUrlProblem, joinUrl, serviceText } from './login';
+import { authMode, baseUrlProblem, joinUrl, openSessionToken, serviceText } from './login';
 
 export const CREDENTIAL_TYPE = 'recruitingApi';
 
@@ -130,8 +130,9 @@ const SECRET_FIELDS = ['password', 'accessToken', 'apiKey', 'sessionToken'];
 /** Removes every secret of the credential, and anything shaped like a bearer token, from a text. */
 export function redact(text: string, credentials?: ICredentialDataDecryptedObject): string {
 	let result = text;
-	for (const field of SECRET_FIELDS) {
-		const secret = credentials?.[field];
+	const secrets: unknown[] = SECRET_FIELDS.map((field) => credentials?.[field]);
+	if (credentials) secrets.push(openSessionToken(credentials));
+	for (const secret of secrets) {
 		if (typeof secret === 'string' && secret.length >= 4) {
 			result = result.split(secret).join('[redacted]');
 		}
@@ -359,6 +360,8 @@ export async function apiRequest(
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
 		};
+		// A stored session obtained with other credential values (the user edited them) counts as none.
+		if (loginMode && credentials.sessionToken && !openSessionToken(credentials)) credentials.sessionToken = '';
 		const tokenUsed = credentials.sessionToken;
 		let response: { statusCode: number; headers?: IDataObject; body?: unknown } | undefined;
 		let failure: TransportFailure | undefined;

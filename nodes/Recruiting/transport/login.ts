@@ -6,6 +6,7 @@
  * the token is taken from `tokenPath` when the user set one, or found by the contract's
  * auto-detection. Errors never quote a value of the answer, only its keys.
  */
+import { createHash } from 'crypto';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 export type AuthMode = 'emailPassword' | 'accessToken' | 'apiKey';
@@ -142,4 +143,31 @@ export function serviceText(body: unknown): string | undefined {
 	}
 	if (!isObject(body)) return undefined;
 	return nonEmptyString(body.error) ?? nonEmptyString(body.message);
+}
+
+/**
+ * The stored session token is sealed with a fingerprint of what it was obtained with (base URL,
+ * e-mail, password, token path). When the user edits any of them, the stored token no longer
+ * matches: it is not sent, the service answers 401 and the node (or n8n's credential test) logs
+ * in again with the new values, instead of quietly going on with the old account's session.
+ */
+const SEAL = /^rs1:([0-9a-f]{16}):([\s\S]*)$/;
+
+function fingerprint(credentials: ICredentialDataDecryptedObject): string {
+	const parts = [credentials.baseUrl, credentials.email, credentials.password, credentials.tokenPath].map((value) =>
+		typeof value === 'string' ? value.trim() : '',
+	);
+	return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 16);
+}
+
+export function sealSessionToken(credentials: ICredentialDataDecryptedObject, token: string): string {
+	return `rs1:${fingerprint(credentials)}:${token}`;
+}
+
+/** The session token to send: '' when none is stored or it was obtained with other values. */
+export function openSessionToken(credentials: ICredentialDataDecryptedObject): string {
+	const stored = typeof credentials.sessionToken === 'string' ? credentials.sessionToken : '';
+	const sealed = SEAL.exec(stored);
+	if (!sealed) return stored;
+	return sealed[1] === fingerprint(credentials) ? sealed[2] : '';
 }
