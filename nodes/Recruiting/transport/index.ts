@@ -73,6 +73,9 @@ export class TransportSession {
 
 	private login?: Promise<void>;
 
+	/** A login the service refused (wrong e-mail or password, no token): final for this execution. */
+	private refused?: unknown;
+
 	constructor(retry: Partial<RetryPolicy> = {}, requestsPerSecond = 0) {
 		this.retry = { ...DEFAULT_RETRY, ...retry };
 		if (requestsPerSecond > 0) this.minIntervalMs = 1000 / requestsPerSecond;
@@ -104,6 +107,8 @@ export class TransportSession {
 	 * login that worked for a request that then failed by looking at the session token).
 	 */
 	async singleLogin(send: () => Promise<void>): Promise<'led' | { waited: unknown }> {
+		// The service refused these credentials earlier in this execution: do not ask again.
+		if (this.refused !== undefined) return { waited: this.refused };
 		if (this.login) {
 			const error = await this.login.then(
 				() => undefined,
@@ -114,6 +119,10 @@ export class TransportSession {
 		this.login = send();
 		try {
 			await this.login;
+		} catch (error) {
+			const text = error instanceof Error ? error.message : String(error);
+			if (/login failed: .*\(HTTP 40[13]\)|no session token/i.test(text)) this.refused = error;
+			throw error;
 		} finally {
 			this.login = undefined;
 		}
