@@ -117,12 +117,13 @@ export class TransportSession {
 			return { waited: error };
 		}
 		this.login = send();
-		try {
-			await this.login;
-		} catch (error) {
+		// Registered before the await below, so it has run when the caller sees the failure.
+		this.login.catch((error: unknown) => {
 			const text = error instanceof Error ? error.message : String(error);
 			if (/login failed: .*\(HTTP 40[13]\)|no session token/i.test(text)) this.refused = error;
-			throw error;
+		});
+		try {
+			await this.login;
 		} finally {
 			this.login = undefined;
 		}
