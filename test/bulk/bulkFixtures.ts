@@ -1,32 +1,12 @@
 /**
- * Shared by the bulk tests: a sandbox of the service over real HTTP on 127.0.0.1, the engine
- * harness with a credential for it, and checks on what a bulk run returned.
+ * Shared by the bulk tests: runs of the engine harness, candidate rows, and checks on what a bulk
+ * run returned. The sandbox, its seeded users and the credentials come from ../helpers/sandbox.
  */
-import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { RunOptions, RunResult } from '../helpers/harness';
 import { Harness } from '../helpers/harness';
-import { DEFAULT_COMPANIES } from '../sandbox/server';
-import type { LoggedRequest, Sandbox } from '../sandbox/server';
-
-/** The sandbox's seeded user of company 1 (credential field values taken from the seed, not written here). */
-export const ALICE = DEFAULT_COMPANIES[0].users[0];
-
-export function loginCredential(sandbox: Sandbox, extra: ICredentialDataDecryptedObject = {}): ICredentialDataDecryptedObject {
-	return {
-		baseUrl: sandbox.url,
-		authentication: 'emailPassword',
-		email: ALICE.email,
-		password: ALICE.password,
-		sessionToken: '',
-		...extra,
-	};
-}
-
-/** A session issued by the sandbox without a login request, as an access-token credential. */
-export function tokenCredential(sandbox: Sandbox): ICredentialDataDecryptedObject {
-	return { baseUrl: sandbox.url, authentication: 'accessToken', accessToken: sandbox.issueToken(ALICE.email) };
-}
+import type { LoggedRequest } from '../sandbox/server';
 
 export async function runNode(
 	harness: Harness,

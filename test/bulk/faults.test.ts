@@ -7,30 +7,20 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { Harness, stopEngineTimers } from '../helpers/harness';
-import { startSandbox } from '../sandbox/server';
-import type { FaultConfig, Sandbox } from '../sandbox/server';
+import { Harness } from '../helpers/harness';
+import { emailCredential, useSandbox } from '../helpers/sandbox';
+import type { FaultConfig } from '../sandbox/server';
 import {
 	CANDIDATE_PATH,
 	candidateRows,
 	createParameters,
 	isSuccess,
-	loginCredential,
 	pairedIndexes,
 	requestsTo,
 	runNode,
 } from './bulkFixtures';
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-
-afterAll(async () => {
-	await sandbox.close();
-	stopEngineTimers();
-});
+const sandbox = useSandbox();
 
 const faults = (seed: number, expireAfter: number): FaultConfig => ({
 	errorRate: 0.1,
@@ -78,8 +68,8 @@ function failureKinds(items: INodeExecutionData[]): Record<string, number> {
 
 describe('1,000 items under injected faults', () => {
 	it('create, then update and add a job: every item accounted for, no duplicate, one login per expiry', async () => {
-		sandbox.setFaults(faults(42, 400));
-		const harness = new Harness(loginCredential(sandbox));
+		sandbox().setFaults(faults(42, 400));
+		const harness = new Harness(emailCredential(sandbox()));
 		const rows = candidateRows(1000, 'fault');
 
 		// 1. Create 1,000 candidates.
@@ -88,8 +78,8 @@ describe('1,000 items under injected faults', () => {
 		expectAccountedFor(created.items, 1000);
 		const successes = created.items.filter(isSuccess);
 		// POSTs the service may have processed (500, dropped) are not repeated: exactly the successes were stored.
-		expect(sandbox.counts.candidatesCreated).toBe(successes.length);
-		const stored = sandbox.candidates(1);
+		expect(sandbox().counts.candidatesCreated).toBe(successes.length);
+		const stored = sandbox().candidates(1);
 		expect(stored).toHaveLength(successes.length);
 		expect(new Set(stored.map((candidate) => candidate.email)).size).toBe(stored.length);
 		// Each success is the candidate stored for its row.
@@ -99,7 +89,7 @@ describe('1,000 items under injected faults', () => {
 			expect(item.json.slug).toBe(slugByEmail.get(rows[index].email as string));
 		}
 		// The faults really happened, and 429/503 were retried away for most items.
-		const counts = { ...sandbox.counts.faults };
+		const counts = { ...sandbox().counts.faults };
 		expect(counts.error500).toBeGreaterThan(20);
 		expect(counts.error503).toBeGreaterThan(20);
 		expect(counts.rateLimit).toBeGreaterThan(20);
@@ -109,15 +99,15 @@ describe('1,000 items under injected faults', () => {
 		expect(Object.keys(kinds).sort()).toEqual(expect.arrayContaining(['500', 'drop']));
 		expect(kinds['500'] + kinds.drop).toBe(1000 - successes.length - (kinds['503'] ?? 0) - (kinds['429'] ?? 0));
 		expect(successes.length).toBeGreaterThan(850);
-		expect(sandbox.counts.logins).toBeLessThanOrEqual(1 + counts.tokenExpiry);
-		expect(harness.credentials.events.logins).toBe(sandbox.counts.logins);
+		expect(sandbox().counts.logins).toBeLessThanOrEqual(1 + counts.tokenExpiry);
+		expect(harness.credentials.events.logins).toBe(sandbox().counts.logins);
 
 		// 2. Update every created candidate (PUT: 502/504/drops may be retried too) and add a job to each (POST).
 		const slugs: IDataObject[] = successes.map((item) => ({ slug: item.json.slug, city: `City ${String(item.json.email)}` }));
-		sandbox.clearRequests();
-		sandbox.setFaults(faults(7, 300));
-		const loginsBefore = sandbox.counts.logins;
-		const expiriesBefore = sandbox.counts.faults.tokenExpiry;
+		sandbox().clearRequests();
+		sandbox().setFaults(faults(7, 300));
+		const loginsBefore = sandbox().counts.logins;
+		const expiriesBefore = sandbox().counts.faults.tokenExpiry;
 		const updated = await runNode(
 			harness,
 			{
@@ -135,12 +125,12 @@ describe('1,000 items under injected faults', () => {
 		const updateKinds = failureKinds(updated.items);
 		expect(updateKinds.drop ?? 0).toBe(0);
 		const updatedOk = updated.items.filter(isSuccess);
-		const byslug = new Map(sandbox.candidates(1).map((candidate) => [candidate.slug, candidate]));
+		const byslug = new Map(sandbox().candidates(1).map((candidate) => [candidate.slug, candidate]));
 		for (const item of updatedOk) {
 			expect(byslug.get(item.json.slug as string)?.city).toBe(item.json.city);
 		}
 
-		const recordsBefore = sandbox.counts.recordsCreated;
+		const recordsBefore = sandbox().counts.recordsCreated;
 		const jobs = await runNode(
 			harness,
 			{
@@ -157,15 +147,15 @@ describe('1,000 items under injected faults', () => {
 		);
 		expectAccountedFor(jobs.items, slugs.length);
 		const jobsOk = jobs.items.filter(isSuccess);
-		expect(sandbox.counts.recordsCreated - recordsBefore).toBe(jobsOk.length);
-		const jobCount = sandbox.candidates(1).reduce((sum, candidate) => sum + candidate.records.jobs.length, 0);
+		expect(sandbox().counts.recordsCreated - recordsBefore).toBe(jobsOk.length);
+		const jobCount = sandbox().candidates(1).reduce((sum, candidate) => sum + candidate.records.jobs.length, 0);
 		expect(jobCount).toBe(jobsOk.length);
 		// One job-types list request for the whole execution (the name is resolved once), retried through faults if need be.
-		expect(requestsTo(sandbox.requests, '/v1/general/job-types').filter((request) => request.status === 200)).toHaveLength(1);
+		expect(requestsTo(sandbox().requests, '/v1/general/job-types').filter((request) => request.status === 200)).toHaveLength(1);
 		// The session ended once more during the update and job runs: one more login at most.
-		expect(sandbox.counts.faults.tokenExpiry - expiriesBefore).toBe(1);
-		expect(sandbox.counts.logins - loginsBefore).toBeLessThanOrEqual(1);
-		expect(harness.credentials.events.logins).toBe(sandbox.counts.logins);
-		expect(requestsTo(sandbox.requests, CANDIDATE_PATH, 'PUT').length).toBeGreaterThanOrEqual(slugs.length);
+		expect(sandbox().counts.faults.tokenExpiry - expiriesBefore).toBe(1);
+		expect(sandbox().counts.logins - loginsBefore).toBeLessThanOrEqual(1);
+		expect(harness.credentials.events.logins).toBe(sandbox().counts.logins);
+		expect(requestsTo(sandbox().requests, CANDIDATE_PATH, 'PUT').length).toBeGreaterThanOrEqual(slugs.length);
 	});
 });

@@ -10,10 +10,9 @@ import fc from 'fast-check';
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { Harness, stopEngineTimers } from '../helpers/harness';
-import { startSandbox } from '../sandbox/server';
-import type { Sandbox } from '../sandbox/server';
-import { ALICE, candidateRows, createParameters, isSuccess, loginCredential, runNode } from './bulkFixtures';
+import { Harness } from '../helpers/harness';
+import { ALICE, emailCredential, useSandbox } from '../helpers/sandbox';
+import { candidateRows, createParameters, isSuccess, runNode } from './bulkFixtures';
 
 type FieldKind = 'slug' | 'date' | 'name' | 'text' | 'email' | 'bool' | 'int';
 
@@ -239,21 +238,15 @@ const short = (value: unknown) =>
 		typeof entry === 'string' && entry.length > 80 ? `${entry.slice(0, 20)}…(${entry.length} chars)` : entry,
 	);
 
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 let harness: Harness;
 let slugs: string[];
 
 beforeAll(async () => {
-	sandbox = await startSandbox();
-	harness = new Harness(loginCredential(sandbox));
+	harness = new Harness(emailCredential(sandbox()));
 	const created = await runNode(harness, createParameters({}), candidateRows(5, 'fuzz'));
 	slugs = [...created.items.map((item) => item.json.slug as string), 'no-such-candidate', ''];
 	expect(slugs.slice(0, 5).every((slug) => typeof slug === 'string' && slug.length > 0)).toBe(true);
-});
-
-afterAll(async () => {
-	await sandbox.close();
-	stopEngineTimers();
 });
 
 const secrets = () => [ALICE.password, String(harness.credentials.session())];

@@ -5,7 +5,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { ALICE, BOB, FAST, Harness, emailCredential, keyCredential, outputs, runOk, useSandbox } from './setup';
+import { ALICE, BOB, emailCredential, keyCredential, useSandbox } from '../helpers/sandbox';
+import { FAST, Harness, outputs, runOk } from './setup';
 
 const sandbox = useSandbox();
 

@@ -6,7 +6,8 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { SandboxCandidate } from '../sandbox/server';
-import { ALICE, BOB, FAST, Harness, createCandidate, emailCredential, outputs, runOk, useSandbox } from './setup';
+import { ALICE, BOB, emailCredential, storedCandidate, useSandbox } from '../helpers/sandbox';
+import { FAST, Harness, createCandidate, outputs, runOk } from './setup';
 
 const sandbox = useSandbox();
 
@@ -17,11 +18,7 @@ beforeAll(() => {
 	bob = new Harness(emailCredential(sandbox(), BOB));
 });
 
-const stored = (slug: string, companyId = 1): SandboxCandidate => {
-	const found = sandbox().candidates(companyId).find((candidate) => candidate.slug === slug);
-	if (!found) throw new Error(`candidate ${slug} not stored for company ${companyId}`);
-	return found;
-};
+const stored = (slug: string, companyId = 1): SandboxCandidate => storedCandidate(sandbox(), slug, companyId);
 
 /** Runs one "add" operation for `slug` and returns the stored records of that kind. */
 const add = async (resource: string, slug: string, parameters: INodeParameters) =>

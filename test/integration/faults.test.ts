@@ -3,7 +3,8 @@
  * batch: with fast retries every valid row is stored exactly once, and what cannot be retried
  * safely (a 500 or a dropped connection on a creation) fails that row alone.
  */
-import { ALICE, Harness, emailCredential, outputs, useSandbox } from './setup';
+import { ALICE, emailCredential, useSandbox } from '../helpers/sandbox';
+import { Harness, outputs } from './setup';
 
 const sandbox = useSandbox();
 

@@ -7,7 +7,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { SandboxCandidate } from '../sandbox/server';
-import { ALICE, BOB, FAST, Harness, createCandidate, emailCredential, outputs, runOk, useSandbox } from './setup';
+import { ALICE, BOB, emailCredential, storedCandidate, useSandbox } from '../helpers/sandbox';
+import { FAST, Harness, createCandidate, outputs, runOk } from './setup';
 
 const sandbox = useSandbox();
 
@@ -18,11 +19,7 @@ beforeAll(() => {
 	bob = new Harness(emailCredential(sandbox(), BOB));
 });
 
-const stored = (slug: string, companyId = 1): SandboxCandidate => {
-	const found = sandbox().candidates(companyId).find((candidate) => candidate.slug === slug);
-	if (!found) throw new Error(`candidate ${slug} not stored for company ${companyId}`);
-	return found;
-};
+const stored = (slug: string, companyId = 1): SandboxCandidate => storedCandidate(sandbox(), slug, companyId);
 
 const importing = (parameters: IDataObject) => ({ resource: 'candidate', operation: 'import', options: FAST, ...parameters });
 

@@ -5,13 +5,14 @@
 import type { Sandbox } from '../sandbox/server';
 import { startSandbox } from '../sandbox/server';
 import { BUSINESS_AREAS_DE, JOB_TYPES, LANGUAGE_SKILLS_DE, UNIVERSITY_DEGREES_DE } from './spec';
-import { ALICE, FAST, Harness, emailCredential, keyCredential, outputs, runOk, tokenCredential, useSandbox } from './setup';
+import { emailCredential, keyCredential, tokenCredential, useSandbox } from '../helpers/sandbox';
+import { FAST, Harness, outputs, runOk } from './setup';
 
 const sandbox = useSandbox();
 
 const modes: Array<[string, (box: Sandbox) => Promise<Harness>]> = [
 	['emailPassword', async (box) => new Harness(emailCredential(box))],
-	['accessToken', async (box) => new Harness(tokenCredential(box, box.issueToken(ALICE.email)))],
+	['accessToken', async (box) => new Harness(tokenCredential(box))],
 	[
 		'apiKey',
 		async (box) => {
@@ -60,7 +61,7 @@ describe.each(modes)('loaders with a %s credential', (_mode, makeHarness) => {
 
 describe('loader details', () => {
 	it('getBusinessAreas follows the job language (lang=en)', async () => {
-		const harness = new Harness(tokenCredential(sandbox(), sandbox().issueToken(ALICE.email)));
+		const harness = new Harness(tokenCredential(sandbox()));
 		sandbox().clearRequests();
 		const options = (await harness.loadOptions('getBusinessAreas', { additionalFields: { lang: 'en' } })) as Array<{ name: string; value: string }>;
 		expect(sandbox().requests.map((request) => [request.path, request.query.lang])).toEqual([['/v1/general/business-areas', 'en']]);
@@ -71,7 +72,7 @@ describe('loader details', () => {
 
 	it('a sandbox that is gone gives a readable message', async () => {
 		const box = await startSandbox();
-		const harness = new Harness(tokenCredential(box, box.issueToken(ALICE.email)));
+		const harness = new Harness(tokenCredential(box));
 		await box.close();
 		await expect(harness.loadOptions('getJobTypes')).rejects.toThrow(/^Could not load the list from the recruiting service: /);
 	});

@@ -4,7 +4,8 @@
  */
 import { BUSINESS_AREAS_DE, JOB_TYPES, LANGUAGE_SKILLS_DE, UNIVERSITY_DEGREES_DE } from './spec';
 import type { Division, IdValue } from './spec';
-import { Harness, outputs, runOk, tokenCredential, useSandbox } from './setup';
+import { tokenCredential, useSandbox } from '../helpers/sandbox';
+import { Harness, outputs, runOk } from './setup';
 
 const sandbox = useSandbox();
 
@@ -16,7 +17,7 @@ const list = (operation: string, lang?: string) => ({
 
 let harness: Harness;
 beforeAll(() => {
-	harness = new Harness(tokenCredential(sandbox(), sandbox().issueToken('alice@acme.test')));
+	harness = new Harness(tokenCredential(sandbox()));
 });
 
 const GERMAN_DEGREES = new Set([19, 20, 21, 23, 24]);

@@ -7,7 +7,8 @@ import { sleep } from 'n8n-workflow';
 
 import type { Sandbox, TokenLocation } from '../sandbox/server';
 import { TOKEN_LOCATIONS, startSandbox } from '../sandbox/server';
-import { ALICE, FAST, Harness, emailCredential, outputs, runOk, tokenCredential, useSandbox } from './setup';
+import { ALICE, emailCredential, tokenCredential, useSandbox } from '../helpers/sandbox';
+import { FAST, Harness, outputs, runOk } from './setup';
 
 const sandbox = useSandbox();
 
@@ -44,7 +45,7 @@ describe('session.login for every token location the sandbox offers', () => {
 				expect(user).toEqual(aliceUser);
 			}
 			expect(JSON.stringify(plain.items)).not.toMatch(/[0-9a-f]{64}/);
-			expect(JSON.stringify(plain.items)).not.toContain(ALICE.pass);
+			expect(JSON.stringify(plain.items)).not.toContain(ALICE.password);
 			// n8n's own login (stored) + the operation's login
 			expect(harness.credentials.events.logins).toBe(1);
 			expect(box.counts.logins).toBe(2);
@@ -104,7 +105,7 @@ describe('session.login for every token location the sandbox offers', () => {
 	});
 
 	it('a wrong password fails with the service\'s message and never shows the password', async () => {
-		const wrong = [ALICE.pass, 'x'].join('');
+		const wrong = [ALICE.password, 'x'].join('');
 		const harness = new Harness({ ...emailCredential(sandbox()), password: wrong });
 		const result = await harness.run({ parameters: login() });
 		expect(result.error?.message).toMatch(/Invalid login or password/);

@@ -1,54 +1,14 @@
 /**
- * Shared by the integration tests: a sandbox of the service started per test file (real HTTP on
- * 127.0.0.1), the seeded users, credentials for the three authentication modes, and small
- * helpers over the harness (n8n-core's WorkflowExecute).
+ * Shared by the integration tests: small helpers over the harness (n8n-core's WorkflowExecute).
+ * The sandbox, its seeded users and the credentials come from ../helpers/sandbox.
  */
-import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { RunResult } from '../helpers/harness';
-import { Harness, stopEngineTimers } from '../helpers/harness';
-import type { Sandbox, SandboxOptions } from '../sandbox/server';
-import { startSandbox } from '../sandbox/server';
-
-/** The sandbox's seeded logins (secrets built from parts, as the sandbox itself does). */
-const seeded = (name: string, n: number): string => [name, 'password', String(n)].join('-');
-export const ALICE = { email: 'alice@acme.test', pass: seeded('alice', 1), companyId: 1 };
-export const BOB = { email: 'bob@globex.test', pass: seeded('bob', 2), companyId: 2 };
-export type User = typeof ALICE;
+import { Harness } from '../helpers/harness';
 
 /** Fast retries: the sandbox answers at once, so nothing needs to wait a second. */
 export const FAST = { retryDelayMs: 1 };
-
-/**
- * Starts one sandbox for the test file (beforeAll) and closes it afterwards (afterAll), also
- * stopping n8n-core's timers. Returns a getter, since the sandbox exists only once beforeAll ran.
- */
-export function useSandbox(options: SandboxOptions = {}): () => Sandbox {
-	let sandbox: Sandbox | undefined;
-	beforeAll(async () => {
-		sandbox = await startSandbox(options);
-	});
-	afterAll(async () => {
-		await sandbox?.close();
-		stopEngineTimers();
-	});
-	return () => {
-		if (!sandbox) throw new Error('sandbox not started');
-		return sandbox;
-	};
-}
-
-export function emailCredential(sandbox: Sandbox, user: User = ALICE, extra: IDataObject = {}): ICredentialDataDecryptedObject {
-	return { baseUrl: sandbox.url, authentication: 'emailPassword', email: user.email, password: user.pass, ...extra };
-}
-
-export function tokenCredential(sandbox: Sandbox, token: string): ICredentialDataDecryptedObject {
-	return { baseUrl: sandbox.url, authentication: 'accessToken', accessToken: token };
-}
-
-export function keyCredential(sandbox: Sandbox, key: string, header = 'Authorization'): ICredentialDataDecryptedObject {
-	return { baseUrl: sandbox.url, authentication: 'apiKey', apiKey: key, apiKeyHeader: header };
-}
 
 /** The json of every output item. */
 export const outputs = (result: RunResult): IDataObject[] => result.items.map((item) => item.json);

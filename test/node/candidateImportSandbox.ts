@@ -5,44 +5,28 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { Harness, stopEngineTimers } from '../helpers/harness';
+import { Harness } from '../helpers/harness';
 import type { RunOptions } from '../helpers/harness';
-import { startSandbox } from '../sandbox/server';
+import { emailCredential, storedCandidate, useSandbox } from '../helpers/sandbox';
 import type { Sandbox, SandboxCandidate } from '../sandbox/server';
 
-// Assembled from parts: the lint's secret scanner flags a 16-character literal assigned to `password`.
-const ALICE_PASSWORD = ['alice', 'password', '1'].join('-');
-
+/** Construct at the top of a test file: registers the hooks that start and stop the sandbox. */
 export class ImportBench {
-	private started?: Sandbox;
-
-	/** Call at the top of a test file: registers the hooks that start and stop the sandbox. */
-	constructor() {
-		beforeAll(async () => (this.started = await startSandbox()));
-		afterAll(async () => await this.started?.close().then(stopEngineTimers));
-	}
+	private readonly current = useSandbox();
 
 	get sandbox(): Sandbox {
-		if (!this.started) throw new Error('sandbox not started');
-		return this.started;
+		return this.current();
 	}
 
 	/** Runs Candidate → Import (or any operation named in `parameters`) as Alice. */
 	async run(parameters: INodeParameters, options: Omit<RunOptions, 'parameters'> = {}) {
-		const harness = new Harness({
-			baseUrl: this.sandbox.url,
-			authentication: 'emailPassword',
-			email: 'alice@acme.test',
-			password: ALICE_PASSWORD,
-		});
+		const harness = new Harness(emailCredential(this.sandbox));
 		return await harness.run({ parameters: { resource: 'candidate', operation: 'import', ...parameters }, ...options });
 	}
 
 	/** The candidate as company 1 has it stored. */
 	stored(slug: unknown): SandboxCandidate {
-		const found = this.sandbox.candidates(1).find((candidate) => candidate.slug === slug);
-		if (!found) throw new Error(`candidate ${String(slug)} not stored`);
-		return found;
+		return storedCandidate(this.sandbox, slug);
 	}
 
 	/** The write requests the sandbox received after the first `from` requests (method, path, body). */

@@ -1,0 +1,86 @@
+/**
+ * The sandbox of the service (real HTTP on 127.0.0.1) for a test file, started and stopped by
+ * jest's hooks, its seeded users, and credentials for the three authentication modes. Shared by
+ * the integration, bulk and candidate-import tests.
+ */
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+
+import { DEFAULT_COMPANIES, startSandbox } from '../sandbox/server';
+import type { Sandbox, SandboxCandidate, SandboxOptions } from '../sandbox/server';
+import { stopEngineTimers } from './harness';
+
+/** A seeded login of the sandbox and the company it belongs to. */
+export interface SeededUser {
+	email: string;
+	password: string;
+	companyId: number;
+}
+
+/** The first user of the seeded company at `index` (credential values taken from the seed, not written here). */
+function seededUser(index: number): SeededUser {
+	const company = DEFAULT_COMPANIES[index];
+	const { email, password } = company.users[0];
+	return { email, password, companyId: company.id };
+}
+
+/** Alice, company 1. */
+export const ALICE = seededUser(0);
+/** Bob, company 2. */
+export const BOB = seededUser(1);
+
+export interface UseSandboxSettings {
+	/** Also reset the sandbox to its seed before every test (beforeEach). */
+	resetEachTest?: boolean;
+}
+
+/**
+ * Call at the top of a test file: starts one sandbox for the file (beforeAll), optionally resets
+ * it before each test, and closes it afterwards (afterAll), also stopping n8n-core's timers.
+ * Returns a getter, since the sandbox exists only once beforeAll ran.
+ */
+export function useSandbox(options: SandboxOptions = {}, { resetEachTest = false }: UseSandboxSettings = {}): () => Sandbox {
+	let sandbox: Sandbox | undefined;
+	const current = (): Sandbox => {
+		if (!sandbox) throw new Error('sandbox not started');
+		return sandbox;
+	};
+	beforeAll(async () => {
+		sandbox = await startSandbox(options);
+	});
+	if (resetEachTest) {
+		beforeEach(async () => {
+			await current().reset();
+		});
+	}
+	afterAll(async () => {
+		await sandbox?.close();
+		stopEngineTimers();
+	});
+	return current;
+}
+
+/** An e-mail/password credential of `user` (no session token yet: n8n logs in first). */
+export function emailCredential(
+	sandbox: Sandbox,
+	user: SeededUser = ALICE,
+	extra: ICredentialDataDecryptedObject = {},
+): ICredentialDataDecryptedObject {
+	return { baseUrl: sandbox.url, authentication: 'emailPassword', email: user.email, password: user.password, ...extra };
+}
+
+/** An access-token credential; by default with a session the sandbox issued for Alice without a login request. */
+export function tokenCredential(sandbox: Sandbox, token: string = sandbox.issueToken(ALICE.email)): ICredentialDataDecryptedObject {
+	return { baseUrl: sandbox.url, authentication: 'accessToken', accessToken: token };
+}
+
+/** An API-key credential sending `key` in `header`. */
+export function keyCredential(sandbox: Sandbox, key: string, header = 'Authorization'): ICredentialDataDecryptedObject {
+	return { baseUrl: sandbox.url, authentication: 'apiKey', apiKey: key, apiKeyHeader: header };
+}
+
+/** The candidate `slug` as the company stored it. */
+export function storedCandidate(sandbox: Sandbox, slug: unknown, companyId = 1): SandboxCandidate {
+	const found = sandbox.candidates(companyId).find((candidate) => candidate.slug === slug);
+	if (!found) throw new Error(`candidate ${String(slug)} not stored for company ${companyId}`);
+	return found;
+}
