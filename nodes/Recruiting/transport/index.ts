@@ -67,7 +67,10 @@ export class TransportSession {
 	/** Minimum milliseconds between two request starts (0 = no cap). */
 	private minIntervalMs = 0;
 
-	private nextSlot = 0;
+	/** When the last request started, and the queue of requests waiting for their turn. */
+	private lastStart = 0;
+
+	private paceQueue: Promise<void> = Promise.resolve();
 
 	private credentials?: Promise<ICredentialDataDecryptedObject>;
 
@@ -91,13 +94,20 @@ export class TransportSession {
 		return await this.credentials;
 	}
 
-	/** Waits for the request-rate cap, if any. */
+	/**
+	 * Waits for the request-rate cap, if any. Requests take turns, and each one starts at least
+	 * the interval after the previous one actually started: a timer that fires late delays the
+	 * following requests instead of letting them start in a burst.
+	 */
 	async pace(): Promise<void> {
 		if (this.minIntervalMs <= 0) return;
-		const now = Date.now();
-		const slot = Math.max(now, this.nextSlot);
-		this.nextSlot = slot + this.minIntervalMs;
-		if (slot > now) await sleep(slot - now);
+		const turn = this.paceQueue.then(async () => {
+			const due = this.lastStart + this.minIntervalMs - Date.now();
+			if (due > 0) await sleep(due);
+			this.lastStart = Date.now();
+		});
+		this.paceQueue = turn;
+		await turn;
 	}
 
 	/**
