@@ -83,8 +83,13 @@ function nameDistance(a: string, b: string): number {
 /** Characters of a name compared when looking for the closest entries. */
 const MAX_COMPARED = 120;
 
-/** Misses whose closest entries an index remembers (the same wrong name in many rows costs once). */
-const MAX_REMEMBERED_HINTS = 1000;
+/**
+ * Different unknown names an index ranks the closest entries for (each costs an edit distance
+ * per name of the list, about a millisecond): a cell of thousands of wrong names must not block
+ * the event loop for minutes. Later misses of a name already ranked reuse its ranking; beyond
+ * this, a miss is reported without suggestions.
+ */
+export const MAX_HINTS = 500;
 
 /**
  * Entries of a list by normalized name: exact lookups in constant time, built once per list
@@ -125,21 +130,42 @@ export class NameIndex<K> {
 
 	/** The `limit` entries whose names come closest to `name`, closest first. */
 	closest(name: string, limit = 3): Array<NamedEntry<K>> {
-		// Normalized once, and cut to a length no list entry comes near: a huge value (a whole
-		// spreadsheet cell pasted by mistake) must not cost seconds of edit distance per entry.
-		const query = normalizeName(name.slice(0, 4 * MAX_COMPARED)).slice(0, MAX_COMPARED);
+		return this.rank(this.query(name), limit);
+	}
+
+	/**
+	 * The closest entries for the message of a miss: ranked once per different name, for at
+	 * most MAX_HINTS different names (undefined beyond).
+	 */
+	hint(name: string, limit = 3): Array<NamedEntry<K>> | undefined {
+		const query = this.query(name);
 		const key = `${limit}:${query}`;
-		const known = this.hints.get(key);
-		if (known) return [...known];
+		let closest = this.hints.get(key);
+		if (!closest) {
+			if (this.hints.size >= MAX_HINTS) return undefined;
+			closest = this.rank(query, limit);
+			this.hints.set(key, closest);
+		}
+		return [...closest];
+	}
+
+	/**
+	 * A name as compared for ranking: normalized once, and cut to a length no list entry comes
+	 * near: a huge value (a whole spreadsheet cell pasted by mistake) must not cost seconds of
+	 * edit distance per entry.
+	 */
+	private query(name: string): string {
+		return normalizeName(name.slice(0, 4 * MAX_COMPARED)).slice(0, MAX_COMPARED);
+	}
+
+	private rank(query: string, limit: number): Array<NamedEntry<K>> {
 		const scored = this.compared.map(({ entry, names }) => ({
 			entry,
 			score: names.length === 0 ? Infinity : Math.min(...names.map((candidate) => nameDistance(query, candidate))),
 		}));
-		const closest = sortBy(scored, 'score')
+		return sortBy(scored, 'score')
 			.slice(0, limit)
 			.map(({ entry }) => entry);
-		if (this.hints.size < MAX_REMEMBERED_HINTS) this.hints.set(key, closest);
-		return [...closest];
 	}
 }
 
@@ -225,6 +251,9 @@ function quoteEntry(entry: NamedEntry<number>): string {
 	return `"${allNames(entry).slice(0, 3).join(' / ')}" (ID ${entry.key})`;
 }
 
+/** In place of the closest entries once an execution has had MAX_HINTS different unknown names. */
+const NO_HINT = `(No closest entries: more than ${MAX_HINTS} different unknown names in this execution.)`;
+
 /** A list that takes a name per id and language: job types, university degrees, languages. */
 export type IdListKind = 'jobTypes' | 'universityDegrees' | 'languageSkills';
 
@@ -304,10 +333,10 @@ export async function resolveListId(
 			);
 		}
 	}
-	const closest = index.closest(parsed.name);
+	const closest = index.hint(parsed.name);
 	throw new NodeOperationError(
 		context.getNode(),
-		`"${target.label}": no ${target.entryLabel} is named "${shorten(parsed.name)}". Closest: ${closest.map(quoteEntry).join(', ')}`,
+		`"${target.label}": no ${target.entryLabel} is named "${shorten(parsed.name)}". ${closest ? `Closest: ${closest.map(quoteEntry).join(', ')}` : NO_HINT}`,
 		{
 			itemIndex,
 			description: `Names are compared in German and English, ignoring case, accents, spaces and invisible characters. Give one of the names or its ID (the Reference List resource lists them all).`,
@@ -371,10 +400,11 @@ export async function resolveBusinessArea(
 		`names:businessAreas:${lang}+${OTHER_LANGUAGE[lang]}`,
 		async () => new NameIndex(mergeEntries([...primary.entries, ...other.entries])),
 	);
-	const closest = uniqBy(all.closest(name, 5), (entry) => entry.names[0]).slice(0, 3);
+	const hint = all.hint(name, 5);
+	const closest = hint && uniqBy(hint, (entry) => entry.names[0]).slice(0, 3);
 	throw new NodeOperationError(
 		context.getNode(),
-		`"${label}": no business area or division is named "${shorten(name)}". Closest: ${closest.map((entry) => `"${entry.names.join(' / ')}"`).join(', ')}`,
+		`"${label}": no business area or division is named "${shorten(name)}". ${closest ? `Closest: ${closest.map((entry) => `"${entry.names.join(' / ')}"`).join(', ')}` : NO_HINT}`,
 		{
 			itemIndex,
 			description:
