@@ -11,7 +11,7 @@ const sandbox = useSandbox({}, { resetEachTest: true });
 
 afterEach(() => sandbox().setFaults({}));
 
-const KEYS = '/v1/company/api-integrations';
+const INTEGRATIONS_PATH = '/v1/company/api-integrations';
 
 describe('1. a new session that ends right after the login is renewed', () => {
 	it('every session serves one request: concurrency 1, 5 items, all created, one login per item', async () => {
@@ -83,12 +83,12 @@ describe('10. API Key → Delete whose answer was lost', () => {
 		const harness = new Harness(emailCredential(sandbox(), ALICE));
 		const created = await harness.run({ parameters: { resource: 'apiKey', operation: 'create' } });
 		const id = created.items[0].json.id as number;
-		sandbox().setFaults({ afterWorkDropRate: 1, paths: [`${KEYS}/`] });
+		sandbox().setFaults({ afterWorkDropRate: 1, paths: [`${INTEGRATIONS_PATH}/`] });
 		const result = await harness.run({ parameters: { resource: 'apiKey', operation: 'delete', apiKeyId: String(id), options: { retryDelayMs: 1 } } });
 		expect(result.error).toBeUndefined();
 		expect(result.items[0].json).toMatchObject({ deleted: true, id });
 		expect(String(result.items[0].json.note)).toMatch(/answer was lost/);
-		expect(requestsTo(sandbox().requests, `${KEYS}/${id}`, 'DELETE')).toHaveLength(2);
+		expect(requestsTo(sandbox().requests, `${INTEGRATIONS_PATH}/${id}`, 'DELETE')).toHaveLength(2);
 	});
 
 	it('a first DELETE answered 404 is still "not found"', async () => {
@@ -110,7 +110,7 @@ describe('18. a hung service: the Request Timeout option', () => {
 	});
 
 	it('a read that hangs once is repeated', async () => {
-		sandbox().setFaults({ hangMs: 5000, hangPaths: [KEYS], hangRate: 0.5, seed: 2 });
+		sandbox().setFaults({ hangMs: 5000, hangPaths: [INTEGRATIONS_PATH], hangRate: 0.5, seed: 2 });
 		const harness = new Harness(tokenCredential(sandbox()));
 		const result = await harness.run({
 			parameters: { resource: 'apiKey', operation: 'getAll', options: { timeout: 1000, retryDelayMs: 1, maxRetries: 6 } },
