@@ -20,7 +20,7 @@ const jobTypes = [
 const envelope = (data: unknown) => ({ message: 'Success', status: 200, data });
 
 /** An endpoint that needs a session (the reference lists are read without one when none is held). */
-const KEYS_PATH = '/v1/company/api-integrations';
+const INTEGRATIONS_PATH = '/v1/company/api-integrations';
 const apiKeys = [
 	{ id: 1, value: 'key-one' },
 	{ id: 2, value: 'key-two' },
@@ -125,7 +125,7 @@ describe('credential modes', () => {
 			.post('/v1/login', { user: { login: 'alice@acme.test', password: PASSWORD } })
 			.reply(200, envelope({ id: 7, email: 'alice@acme.test', token: SESSION }));
 		const lists = nock(BASE, { reqheaders: { authorization: `Bearer ${SESSION}` } })
-			.get(KEYS_PATH)
+			.get(INTEGRATIONS_PATH)
 			.times(2)
 			.reply(200, envelope(apiKeys));
 		const harness = new Harness(emailPassword());
@@ -148,7 +148,7 @@ describe('credential modes', () => {
 	])('auto-detects the token in %s', async (_place, answer) => {
 		nock(BASE).post('/v1/login').reply(200, answer.body, (answer as { headers?: Record<string, string> }).headers);
 		const scope = nock(BASE, { reqheaders: { authorization: `Bearer ${SESSION}` } })
-			.get(KEYS_PATH)
+			.get(INTEGRATIONS_PATH)
 			.reply(200, envelope(apiKeys));
 		const harness = new Harness(emailPassword());
 		const result = await harness.run({ parameters: listKeys });
@@ -159,7 +159,7 @@ describe('credential modes', () => {
 	it('takes the token from Token Path when set', async () => {
 		nock(BASE).post('/v1/login').reply(200, envelope({ token: 'decoy-token', session: { key: SESSION } }));
 		const scope = nock(BASE, { reqheaders: { authorization: `Bearer ${SESSION}` } })
-			.get(KEYS_PATH)
+			.get(INTEGRATIONS_PATH)
 			.reply(200, envelope(apiKeys));
 		const harness = new Harness(emailPassword({ tokenPath: 'data.session.key' }));
 		const result = await harness.run({ parameters: listKeys });
@@ -186,9 +186,9 @@ describe('credential modes', () => {
 	});
 
 	it('logs in again exactly once after a 401, then repeats the request with the new token', async () => {
-		nock(BASE, { reqheaders: { authorization: 'Bearer expired-token' } }).get(KEYS_PATH).reply(401, { message: 'Not authorized', status: 401 });
+		nock(BASE, { reqheaders: { authorization: 'Bearer expired-token' } }).get(INTEGRATIONS_PATH).reply(401, { message: 'Not authorized', status: 401 });
 		const login = nock(BASE).post('/v1/login').once().reply(200, envelope({ token: SESSION }));
-		nock(BASE, { reqheaders: { authorization: `Bearer ${SESSION}` } }).get(KEYS_PATH).reply(200, envelope(apiKeys));
+		nock(BASE, { reqheaders: { authorization: `Bearer ${SESSION}` } }).get(INTEGRATIONS_PATH).reply(200, envelope(apiKeys));
 		const harness = new Harness(emailPassword({ sessionToken: 'expired-token' }));
 		const result = await harness.run({ parameters: listKeys });
 		expect(result.error).toBeUndefined();
@@ -200,7 +200,7 @@ describe('credential modes', () => {
 
 	it('after the user edits the e-mail or password, the old session is not sent: the node logs in with the new values', async () => {
 		nock(BASE).post('/v1/login', { user: { login: 'alice@acme.test', password: PASSWORD } }).reply(200, envelope({ token: 'first-session' }));
-		nock(BASE, { reqheaders: { authorization: 'Bearer first-session' } }).get(KEYS_PATH).reply(200, envelope(apiKeys));
+		nock(BASE, { reqheaders: { authorization: 'Bearer first-session' } }).get(INTEGRATIONS_PATH).reply(200, envelope(apiKeys));
 		const harness = new Harness(emailPassword());
 		await harness.run({ parameters: listKeys });
 		expect(harness.credentials.session()).toBe('first-session');
@@ -208,7 +208,7 @@ describe('credential modes', () => {
 		// The user switches the credential to another account; the stored session stays behind.
 		harness.setCredential({ ...harness.credentials.stored_(), email: 'bob@globex.test' });
 		const relogin = nock(BASE).post('/v1/login', { user: { login: 'bob@globex.test', password: PASSWORD } }).reply(200, envelope({ token: 'second-session' }));
-		const scope = nock(BASE, { reqheaders: { authorization: 'Bearer second-session' } }).get(KEYS_PATH).reply(200, envelope(apiKeys));
+		const scope = nock(BASE, { reqheaders: { authorization: 'Bearer second-session' } }).get(INTEGRATIONS_PATH).reply(200, envelope(apiKeys));
 		const result = await harness.run({ parameters: listKeys });
 		expect(result.error).toBeUndefined();
 		expect(harness.credentials.session()).toBe('second-session');
@@ -218,7 +218,7 @@ describe('credential modes', () => {
 	});
 
 	it('a fresh session refused twice in a row is final: a clear message after two logins, no more', async () => {
-		nock(BASE).get(KEYS_PATH).times(3).reply(401, { message: 'Not authorized', status: 401 });
+		nock(BASE).get(INTEGRATIONS_PATH).times(3).reply(401, { message: 'Not authorized', status: 401 });
 		nock(BASE).post('/v1/login').times(2).reply(200, envelope({ token: SESSION }));
 		const harness = new Harness(emailPassword({ sessionToken: 'expired-token' }));
 		const result = await harness.run({ parameters: listKeys });
