@@ -46,7 +46,7 @@ if (args.help) {
 	console.log(`Usage: npm run bench -- [options]
   --quick                  short run (under two minutes): fewer rows everywhere
   --sections LIST          cpu,latency,remote (default: all three)
-  --rows N                 rows of the cpu section (default 10000, --quick 500)
+  --rows N                 rows of the cpu section (default 10000, --quick 400)
   --concurrency C          concurrency of the cpu section (default 20)
   --latency MS             sandbox latency of the latency section (default 50)
   --latency-concurrency L  concurrencies of the latency section (default 5,20)
@@ -61,7 +61,7 @@ const quick = args.quick;
 const sections = new Set(args.sections.split(','));
 const list = (text) => text.split(',').filter(Boolean);
 const numbers = (text) => list(text).map(Number);
-const cpuRows = Number(args.rows ?? (quick ? 500 : 10_000));
+const cpuRows = Number(args.rows ?? (quick ? 400 : 10_000));
 const cpuConcurrency = Number(args.concurrency);
 const latencyMs = Number(args.latency);
 const latencyConcurrency = numbers(args['latency-concurrency']);
@@ -182,7 +182,7 @@ if (sections.has('cpu')) {
 }
 
 // ---- latency: requests per second at 50 ms, concurrency 5 and 20 -----------------------------
-const latencyRowsOf = (concurrency) => (quick ? concurrency * 8 : concurrency * 100);
+const latencyRowsOf = (concurrency) => (quick ? concurrency * 6 : concurrency * 100);
 if (sections.has('latency')) {
 	for (const kind of latencyKinds) {
 		const sandbox = await startSandbox(latencyMs);
