@@ -27,6 +27,7 @@ import {
 import { candidateSlugProperty, dateOrderOf, flattenRecord, postRecord, wireInput } from '../common/candidateRecord';
 import { acceptedDateForms } from '../common/dates';
 import { dateFormatOption, optionsCollection } from '../common/options';
+import { itemParameter } from '../common/parameters';
 import { validateBody } from '../common/validation';
 import type { RunContext } from '../context';
 import * as create from './create.operation';
@@ -172,10 +173,10 @@ function messageOf(error: unknown): string {
 
 function entriesOf(context: IExecuteFunctions, itemIndex: number, kind: RecordKind, mode: string): ListEntry[] {
 	if (mode === 'fields') {
-		const entries = context.getNodeParameter(`${kind.collection.name}.${kind.collection.entry}`, itemIndex, []) as IDataObject[];
+		const entries = itemParameter<IDataObject[]>(context, `${kind.collection.name}.${kind.collection.entry}`, itemIndex, []);
 		return entries.map((entry) => ({ values: flattenRecord(entry) }));
 	}
-	const parsed = parseList(kind, context.getNodeParameter(listParameter(kind), itemIndex, ''));
+	const parsed = parseList(kind, itemParameter(context, listParameter(kind), itemIndex, ''));
 	if ('syntax' in parsed) {
 		throw new NodeOperationError(context.getNode(), `"${kind.collection.displayName}" ${parsed.syntax}`, {
 			itemIndex,
@@ -188,7 +189,7 @@ function entriesOf(context: IExecuteFunctions, itemIndex: number, kind: RecordKi
 /** Every record of the item, validated (the slug is filled in once known). */
 function planRecords(context: IExecuteFunctions, itemIndex: number): PlannedRecord[] {
 	const order = dateOrderOf(context, itemIndex);
-	const mode = context.getNodeParameter('recordInput', itemIndex, 'fields') as string;
+	const mode = itemParameter<string>(context, 'recordInput', itemIndex, 'fields');
 	return RECORD_KINDS.flatMap((kind) =>
 		entriesOf(context, itemIndex, kind, mode).map((entry, position): PlannedRecord => {
 			const index = position + 1;
@@ -240,9 +241,9 @@ function summaryText(result: IDataObject, records: RecordResult[], failed: Array
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject> {
-	const slugParameter = this.getNodeParameter('candidateSlug', itemIndex, '') as unknown;
+	const slugParameter = itemParameter<unknown>(this, 'candidateSlug', itemIndex, '');
 	const givenSlug = typeof slugParameter === 'string' || typeof slugParameter === 'number' ? String(slugParameter).trim() : '';
-	const failOnRecordError = this.getNodeParameter('options.failOnRecordError', itemIndex, false) === true;
+	const failOnRecordError = itemParameter(this, 'options.failOnRecordError', itemIndex, false) === true;
 
 	// Everything is checked before the first request.
 	const profile = validateBody(

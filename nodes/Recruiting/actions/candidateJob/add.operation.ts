@@ -8,7 +8,7 @@ import { dateFormatOption, optionsCollection } from '../common/options';
 import { descriptionField, endDateField, startDateField } from '../common/recordFields';
 import type { ListLanguage } from '../common/referenceLists';
 import { resolveBusinessArea, resolveListId } from '../common/resolve';
-import { date, endNotBeforeStart, idOrName, text, validateBody } from '../common/validation';
+import { date, endNotBeforeStart, idOrName, text, perDateOrder, validateBody } from '../common/validation';
 import type { RunContext } from '../context';
 
 const show = { resource: ['candidateJob'], operation: ['add'] };
@@ -84,7 +84,7 @@ export const description: INodeProperties[] = [
 	optionsCollection('candidateJob', 'add', [dateFormatOption]),
 ];
 
-export const schemaFor = (order: DateOrder) =>
+export const schemaFor = perDateOrder((order: DateOrder) =>
 	z
 		.object({
 			user_slug: text(true),
@@ -98,7 +98,8 @@ export const schemaFor = (order: DateOrder) =>
 			business_area_division: text(),
 			lang: text(),
 		})
-		.superRefine(endNotBeforeStart(order));
+		.superRefine(endNotBeforeStart(order)),
+);
 
 export const labels = {
 	user_slug: 'Candidate Slug',

@@ -7,7 +7,7 @@ import type { DateOrder } from '../common/dates';
 import { dateFormatOption, optionsCollection } from '../common/options';
 import { descriptionField, endDateField, startDateField } from '../common/recordFields';
 import { resolveListId } from '../common/resolve';
-import { date, endNotBeforeStart, idOrName, integer, positiveInteger, text, validateBody } from '../common/validation';
+import { date, endNotBeforeStart, idOrName, integer, positiveInteger, text, perDateOrder, validateBody } from '../common/validation';
 import type { RunContext } from '../context';
 
 const show = { resource: ['candidateUniversity'], operation: ['add'] };
@@ -70,7 +70,7 @@ export const description: INodeProperties[] = [
 	optionsCollection('candidateUniversity', 'add', [dateFormatOption]),
 ];
 
-export const schemaFor = (order: DateOrder) =>
+export const schemaFor = perDateOrder((order: DateOrder) =>
 	z
 		.object({
 			user_slug: text(true),
@@ -83,7 +83,8 @@ export const schemaFor = (order: DateOrder) =>
 			grade: integer(),
 			grading_systems_id: positiveInteger(),
 		})
-		.superRefine(endNotBeforeStart(order));
+		.superRefine(endNotBeforeStart(order)),
+);
 
 export const labels = {
 	user_slug: 'Candidate Slug',

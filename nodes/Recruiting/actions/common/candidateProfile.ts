@@ -10,6 +10,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { z } from 'zod';
 
 import { BIRTHDAY_ORDER, acceptedDateForms } from './dates';
+import { itemParameter } from './parameters';
 import { boolean, date, email, isEmpty, text } from './validation';
 
 interface CandidateFieldSpec {
@@ -239,14 +240,15 @@ export function candidateWireName(field: CandidateField): string {
 /**
  * One item's raw values of a layout's fields, keyed by wire field: top-level parameters
  * always, collection fields only when the user added them. Validate with `candidateShape`.
+ * Parameters without an expression are read once per node run (`itemParameter`).
  */
 export function readCandidateFields(context: IExecuteFunctions, itemIndex: number, layout: CandidateFieldLayout): IDataObject {
 	const input: IDataObject = {};
 	for (const field of layout.topLevel ?? []) {
-		input[CANDIDATE_FIELDS[field].wire] = context.getNodeParameter(field, itemIndex, '') as IDataObject[string];
+		input[CANDIDATE_FIELDS[field].wire] = itemParameter<IDataObject[string]>(context, field, itemIndex, '');
 	}
 	if (layout.collection) {
-		const values = context.getNodeParameter(layout.collection.name, itemIndex, {}) as IDataObject;
+		const values = itemParameter<IDataObject>(context, layout.collection.name, itemIndex, {});
 		for (const field of layout.collection.fields) {
 			if (field in values) input[CANDIDATE_FIELDS[field].wire] = values[field];
 		}

@@ -151,6 +151,22 @@ export function endNotBeforeStart(order: DateOrder) {
 	};
 }
 
+/**
+ * A schema built once per date order (schemas hold no state, so one serves every item):
+ * `perDateOrder((order) => z.object({ ... }))`.
+ */
+export function perDateOrder<S>(build: (order: DateOrder) => S): (order: DateOrder) => S {
+	const built = new Map<DateOrder, S>();
+	return (order) => {
+		let schema = built.get(order);
+		if (schema === undefined) {
+			schema = build(order);
+			built.set(order, schema);
+		}
+		return schema;
+	};
+}
+
 /** Leaves out the fields that were not given. */
 export function compact<T extends object>(value: T): IDataObject {
 	return Object.fromEntries(Object.entries(value).filter(([, member]) => member !== undefined)) as IDataObject;
