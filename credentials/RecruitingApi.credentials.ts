@@ -54,6 +54,9 @@ const REJECTED_401 =
 const REJECTED_403 =
 	'The service refused access with this credential (HTTP 403): it is known, but may not use this company\'s candidates or API keys.';
 
+const NOT_FOUND_404 =
+	'The service answered 404: the Base URL does not point at the recruiting service (leave out any path).';
+
 export class RecruitingApi implements ICredentialType {
 	name = 'recruitingApi';
 
@@ -233,8 +236,10 @@ export class RecruitingApi implements ICredentialType {
 	 *   update without a candidate slug (PUT /gin/v1/company/candidate, no body). The service
 	 *   must refuse it as invalid: 400 or 422 means the key was accepted, 401 or 403 that it was
 	 *   rejected. Without a slug no candidate can be addressed, so nothing can change.
-	 * Statuses listed in `except` still fail the request and meet the rules below; any other
-	 * answer (2xx, 400, 422) passes.
+	 * Statuses listed in `except` still fail the request and meet the `responseCode` rules; any
+	 * other answer (2xx, 400, 422) passes. n8n 1.x does not know the `except` form and passes every
+	 * status through: there the `responseSuccessBody` rules read the service's envelope
+	 * (`{message, status: 401}`) instead.
 	 */
 	test: ICredentialTestRequest = {
 		request: {
@@ -246,23 +251,14 @@ export class RecruitingApi implements ICredentialType {
 				except: [401, 402, 403, 404, 405, 406, 407, 408, 409, 410, 413, 415, 429, 500, 501, 502, 503, 504],
 			},
 		},
+		// n8n checks both kinds of rule in one list (its type asks for one kind per list).
 		rules: [
-			{
-				type: 'responseCode',
-				properties: { value: 401, message: REJECTED_401 },
-			},
-			{
-				type: 'responseCode',
-				properties: { value: 403, message: REJECTED_403 },
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 404,
-					message:
-						'The service answered 404: the Base URL does not point at the recruiting service (leave out any path).',
-				},
-			},
-		],
+			{ type: 'responseCode', properties: { value: 401, message: REJECTED_401 } },
+			{ type: 'responseCode', properties: { value: 403, message: REJECTED_403 } },
+			{ type: 'responseCode', properties: { value: 404, message: NOT_FOUND_404 } },
+			{ type: 'responseSuccessBody', properties: { key: 'status', value: 401, message: REJECTED_401 } },
+			{ type: 'responseSuccessBody', properties: { key: 'status', value: 403, message: REJECTED_403 } },
+			{ type: 'responseSuccessBody', properties: { key: 'status', value: 404, message: NOT_FOUND_404 } },
+		] as ICredentialTestRequest['rules'],
 	};
 }

@@ -11,6 +11,7 @@ import { ExecuteContext, RoutingNode } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialsDecrypted,
+	ICredentialTestRequest,
 	INode,
 	INodeCredentialTestResult,
 	INodeType,
@@ -20,6 +21,7 @@ import type {
 	IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
+import get from 'lodash/get';
 
 import { RecruitingApi } from '../../credentials/RecruitingApi.credentials';
 import { TestCredentialsHelper } from '../helpers/harness';
@@ -30,8 +32,10 @@ const sandbox = useSandbox();
 const credentialType = new RecruitingApi();
 
 /** n8n's CredentialsTester.testCredentials for a declarative test, step by step. */
-async function testCredential(data: ICredentialDataDecryptedObject): Promise<INodeCredentialTestResult> {
-	const testRequest = credentialType.test;
+async function testCredential(
+	data: ICredentialDataDecryptedObject,
+	testRequest: ICredentialTestRequest = credentialType.test,
+): Promise<INodeCredentialTestResult> {
 	const helper = new TestCredentialsHelper();
 	helper.setCredential('cred-test', data);
 	const nodeType: INodeType = {
@@ -72,8 +76,9 @@ async function testCredential(data: ICredentialDataDecryptedObject): Promise<INo
 		type: 'recruitingApi',
 		data: await helper.getDecrypted(additionalData, { id: 'cred-test', name: 'Recruiting API' }, 'recruitingApi'),
 	};
+	let response: Awaited<ReturnType<RoutingNode['runNode']>>;
 	try {
-		await new RoutingNode(context, nodeType, decrypted).runNode();
+		response = await new RoutingNode(context, nodeType, decrypted).runNode();
 	} catch (error) {
 		// n8n reads the status from the axios error in `error.cause`. Under jest, n8n-workflow's
 		// `instanceof Error` check misses the axios error (it comes from another realm), so the
@@ -92,6 +97,11 @@ async function testCredential(data: ICredentialDataDecryptedObject): Promise<INo
 		}
 		if (cause?.code) return { status: 'Error', message: cause.code };
 		return { status: 'Error', message: (error as Error).message };
+	}
+	for (const rule of testRequest.rules ?? []) {
+		if (rule.type === 'responseSuccessBody' && get(response?.[0]?.[0]?.json, rule.properties.key) === rule.properties.value) {
+			return { status: 'Error', message: rule.properties.message };
+		}
 	}
 	return { status: 'OK', message: 'Connection successful!' };
 }
@@ -128,6 +138,15 @@ describe('credential test (as n8n runs it)', () => {
 		expect(result.message).toMatch(/^The service rejected the credential \(HTTP 401\)\. API key: check the key/);
 		// n8n repeats a request once after a 401 for credentials with preAuthentication
 		expect(sandbox().requests.map((request) => [request.method, request.status])).toEqual([['PUT', 401], ['PUT', 401]]);
+	});
+
+	it('on n8n 1.x, which lets every status through, a wrong key still fails (the envelope rules) and a valid one passes', async () => {
+		const asOn1x: ICredentialTestRequest = { ...credentialType.test, request: { ...credentialType.test.request, ignoreHttpStatusErrors: true } };
+		const bad = await testCredential(keyCredential(sandbox(), 'not-a-key-of-this-service'), asOn1x);
+		expect(bad).toEqual({ status: 'Error', message: expect.stringMatching(/^The service rejected the credential \(HTTP 401\)/) });
+		expect((await testCredential(keyCredential(sandbox(), key), asOn1x)).status).toBe('OK');
+		const wrongUrl = await testCredential({ ...keyCredential(sandbox(), key), baseUrl: `${sandbox().url}/not-the-api` }, asOn1x);
+		expect(wrongUrl.message).toMatch(/^The service answered 404/);
 	});
 
 	it('API Key: a Base URL with a path fails with the 404 message', async () => {
