@@ -121,7 +121,7 @@ describe(`real n8n ${line}.x with n8n-nodes-recruiting`, { timeout: 10 * 60_000 
 			assert.match(res.message, /401|token|reject|authori[sz]/i); // 1.x: n8n's generic text
 		});
 
-		test('apiKey: a company API key OK (Authorization and X-API-Key), wrong address Error', async () => {
+		test('apiKey: a company API key OK (Authorization and X-API-Key), unknown key Error (401), wrong address Error', async () => {
 			const { rest, sandbox } = stack;
 			const token = sandbox.issueToken(SANDBOX_LOGIN.email);
 			const created = await sandboxCall('POST', '/v1/company/api-integrations', { token });
