@@ -338,22 +338,35 @@ describe('dropdown loaders (n8n-core LoadOptionsContext)', () => {
 		]);
 	});
 
-	it('business areas: every division and every area, value = name, in the job language', async () => {
+	it('business areas: every division and every area, "English (German)", value = the German name, whatever the job language', async () => {
 		nock(BASE)
 			.get('/v1/general/business-areas')
 			.query({ lang: 'en' })
 			.reply(200, envelope([{ id: 1, name: 'Purchasing & Sales', area: [{ id: 3, name: 'Sales' }] }]));
+		nock(BASE)
+			.get('/v1/general/business-areas')
+			.query({ lang: 'de' })
+			.reply(200, envelope([{ id: 1, name: 'Einkauf & Vertrieb', area: [{ id: 3, name: 'Vertrieb' }] }]));
 		const options = await harness.loadOptions('getBusinessAreas', { additionalFields: { lang: 'en' } });
 		expect(options).toEqual([
-			{ name: 'Purchasing & Sales', value: 'Purchasing & Sales', description: 'Division' },
-			{ name: 'Purchasing & Sales › Sales', value: 'Sales', description: 'Area of Purchasing & Sales' },
+			{ name: 'Purchasing & Sales (Einkauf & Vertrieb)', value: 'Einkauf & Vertrieb', description: 'Division' },
+			{
+				name: 'Purchasing & Sales (Einkauf & Vertrieb) › Sales (Vertrieb)',
+				value: 'Vertrieb',
+				description: 'Area of Purchasing & Sales (Einkauf & Vertrieb)',
+			},
 		]);
 	});
 
-	it('languages and degrees', async () => {
-		nock(BASE).get('/v1/general/language-skills').query({ lang: 'de' }).reply(200, envelope([{ id: 23, value: 'German' }]));
+	it('languages and degrees: English, with the German name where it differs', async () => {
+		nock(BASE).get('/v1/general/language-skills').query({ lang: 'en' }).reply(200, envelope([{ id: 23, value: 'German' }, { id: 139, value: 'Luxembourgish' }]));
+		nock(BASE).get('/v1/general/language-skills').query({ lang: 'de' }).reply(200, envelope([{ id: 23, value: 'German' }, { id: 139, value: 'Luxemburgisch' }]));
+		nock(BASE).get('/v1/general/university-degrees').query({ lang: 'en' }).reply(200, envelope([{ id: 2, value: 'Bachelor of Science' }]));
 		nock(BASE).get('/v1/general/university-degrees').query({ lang: 'de' }).reply(200, envelope([{ id: 2, value: 'Bachelor of Science' }]));
-		expect(await harness.loadOptions('getLanguages')).toEqual([{ name: 'German', value: 23 }]);
+		expect(await harness.loadOptions('getLanguages')).toEqual([
+			{ name: 'German', value: 23 },
+			{ name: 'Luxembourgish (Luxemburgisch)', value: 139 },
+		]);
 		expect(await harness.loadOptions('getUniversityDegrees')).toEqual([{ name: 'Bachelor of Science', value: 2 }]);
 	});
 

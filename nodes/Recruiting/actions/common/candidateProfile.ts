@@ -9,9 +9,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { BIRTHDAY_ORDER, acceptedDateForms } from './dates';
+import { BIRTHDAY_ORDER } from './dates';
 import { itemParameter } from './parameters';
-import { boolean, date, email, isEmpty, text } from './validation';
+import { DATE_FORMS, DATE_PLACEHOLDER } from './recordFields';
+import { boolean, date, email, isEmpty, phone, text } from './validation';
 
 interface CandidateFieldSpec {
 	/** Field name in the service's request body. */
@@ -29,9 +30,10 @@ const CANDIDATE_FIELDS = {
 		property: {
 			displayName: 'Birthday',
 			name: 'birthday',
-			type: 'dateTime',
+			type: 'string',
 			default: '',
-			description: `Date of birth. Accepted: ${acceptedDateForms(BIRTHDAY_ORDER)}. Always sent as DD-MM-YYYY, whatever the Date Format Sent option says.`,
+			placeholder: DATE_PLACEHOLDER,
+			description: `Date of birth. ${DATE_FORMS} Always sent as DD-MM-YYYY.`,
 		},
 	},
 	city: {
@@ -86,14 +88,15 @@ const CANDIDATE_FIELDS = {
 	},
 	phone: {
 		wire: 'phone',
-		schema: () => text(),
+		schema: () => phone(),
 		property: {
 			displayName: 'Phone',
 			name: 'phone',
 			type: 'string',
 			default: '',
+			placeholder: 'e.g. +49 151 23456789',
 			description:
-				'Phone number of the candidate, as text (e.g. +49 151 23456789). Creating a candidate needs a phone number or an e-mail address (or both).',
+				'Phone number of the candidate, national or international. Creating a candidate needs a phone number or an e-mail address (or both).',
 		},
 	},
 	smsPreference: {

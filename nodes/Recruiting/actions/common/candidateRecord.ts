@@ -75,7 +75,8 @@ export function wireInput(values: IDataObject, wire: Record<string, string>): ID
 
 /**
  * Sends one sub-record (job, university record, IT skill, language, additional information)
- * and returns `{ candidateSlug, message, ...fields sent }`.
+ * and returns `{ slug, message, ...fields sent }`: the candidate is `slug` in every output (as
+ * Create returns it), the record's fields keep the service's names (`company_name`, `start_date`).
  */
 export async function postRecord(
 	context: IExecuteFunctions,
@@ -85,6 +86,6 @@ export async function postRecord(
 	body: IDataObject,
 ): Promise<IDataObject> {
 	const response = await apiRequest.call(context, { method: 'POST', path, body, itemIndex }, run.session);
-	const { user_slug: candidateSlug, ...fields } = body;
-	return { candidateSlug, message: response.message ?? '', ...fields };
+	const { user_slug: slug, ...fields } = body;
+	return { slug, message: response.message ?? '', ...fields };
 }
