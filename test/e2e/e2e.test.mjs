@@ -207,6 +207,7 @@ describe(`real n8n ${line}.x with n8n-nodes-recruiting`, { timeout: 10 * 60_000 
 		test('form-candidates.json: create, update, job, IT skills and languages by name', async () => {
 			const { execution } = await runExample(stack.rest, example('form'));
 			assert.equal(execution.status, 'success', JSON.stringify(execution.error ?? execution.lastNodeExecuted));
+			assert.equal(out(execution, 'Form rows').length, 3, `nodes that ran: ${Object.keys(execution.runData ?? {}).join(', ')}`);
 			assert.equal(out(execution, 'Create candidate').length, 3);
 			for (const item of out(execution, 'Create candidate')) assert.ok(item.slug, 'create returns the slug');
 
