@@ -2,7 +2,7 @@
  * The compact text of Candidate → Import's lists (`Name: level` for IT skills and languages):
  * what it reads, that the one-pass reader gives exactly what the earlier reader gave (compared
  * on thousands of generated cells), and that 1 MB cells are read whole and right. How fast is
- * measured by `node scripts/parse-speed.mjs`, not here.
+ * measured by `node scripts/bench/parse-speed.mjs`, not here.
  */
 import type { IDataObject } from 'n8n-workflow';
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // How long Candidate → Import takes to read a large IT-skill or language cell (compact text),
 // and to resolve every language name of it against a language list of the service's size:
-//   node scripts/parse-speed.mjs [--sizes 79,341,1024] [--runs 3]
+//   node scripts/bench/parse-speed.mjs [--sizes 79,341,1024] [--runs 3]
 // Sizes in KB (`--kinds itSkill,language` limits the cells). Prints the best of `runs` per size,
 // wall-clock and CPU: parse ms (parseList) and, for languages, resolve ms (resolveListId for
 // every entry, the list cached as in one execution). Both run on n8n's event loop, so these are
@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const require = createRequire(import.meta.url);
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 const { values: args } = parseArgs({
 	options: {
