@@ -9,10 +9,10 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import { EXAMPLES, batchFailures, out, runExample } from '../../scripts/n8n/examples.mjs';
-import { SANDBOX_LOGIN } from '../../scripts/n8n/sandbox.mjs';
 import { repoRoot } from '../../scripts/n8n/install.mjs';
 import { CREDENTIAL_TYPE, NODE_TYPE } from '../../scripts/n8n/server.mjs';
 import { builtNodeDescription, credentialData, startStack } from '../../scripts/n8n/stack.mjs';
+import { SEEDED_LOGIN as SANDBOX_LOGIN } from '../sandbox/index.mjs';
 
 const line = process.env.N8N_LINE || '2';
 const COMPANY = SANDBOX_LOGIN.companyId;
