@@ -26,6 +26,7 @@ import get from 'lodash/get';
 import { RecruitingApi } from '../../credentials/RecruitingApi.credentials';
 import { TestCredentialsHelper } from '../helpers/harness';
 import { emailCredential, keyCredential, tokenCredential, useSandbox } from '../helpers/sandbox';
+import type { Sandbox } from '../sandbox/server';
 import { FAST, Harness, createCandidate, outputs, runOk } from '../helpers/run';
 
 const sandbox = useSandbox();
@@ -109,7 +110,8 @@ async function testCredential(
 /** The sandbox's stored candidates and API keys: a credential test must change none of them. */
 /** Candidates, API keys and the record ids of every company (sessions left out: a login opens one). */
 function stored() {
-	const { session: _sessions, ...nextIds } = sandbox().state().nextIds;
+	const nextIds: Partial<ReturnType<Sandbox['state']>['nextIds']> = { ...sandbox().state().nextIds };
+	delete nextIds.session;
 	return JSON.stringify(sandbox().state().companies.map((company) => [company.candidates, company.apiKeys, nextIds]));
 }
 
