@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { properties } from './actions/description';
+import { properties } from './actions/registry';
 import { router } from './actions/router';
 import { loadOptions } from './methods';
 

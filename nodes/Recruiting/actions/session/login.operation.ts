@@ -13,7 +13,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { apiRequest } from '../../transport';
 import { loginRequest, loginStatusMessage } from '../../transport/auth';
 import { TOKEN_KEYS, TokenNotFoundError, extractToken } from '../../transport/token';
-import { optionsCollection } from '../common/options';
+import { optionsCollection } from '../shared/options';
 import type { RunContext } from '../context';
 import { MODE_NAMES, authMode, oncePerRun } from './shared';
 
