@@ -24,7 +24,7 @@ export const resource: ResourceDefinition = {
 				name: 'Log Out',
 				value: 'logout',
 				action: 'Log out',
-				description: 'End the credential\'s session; other workflows using the credential lose the session too',
+				description: 'End the credential\'s session (for every workflow that uses the credential)',
 			},
 			module: logout,
 		},

@@ -9,13 +9,12 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { RecordKind } from '../../candidateRecord';
 import { RECORD_KINDS } from '../../candidateRecord';
 import { flattenRecord, wireInput } from '../../candidateRecord/record';
-import { acceptedDateForms } from '../../shared/dates';
 import { dateOrderOf } from '../../shared/options';
 import { itemParameter } from '../../shared/parameters';
 import { checkBody, problemSummary } from '../../shared/validation';
 import type { ListEntry } from './lists';
 import { parseList } from './lists';
-import { aliasesOf, columnsOf, compactFormOf, listParameter, recordFields } from './records';
+import { aliasesOf, columnsOf, compactFormOf, listParameter } from './records';
 
 export interface PlannedRecord {
 	kind: RecordKind;
@@ -30,20 +29,15 @@ export interface PlannedRecord {
 /** The slug in a record's body until the candidate is known. */
 const PENDING_SLUG = 'pending';
 
-const DATES = `Dates accept ${acceptedDateForms('DD-MM-YYYY')}; the MM-DD-YYYY form applies instead when Options → Date Format Sent says so.`;
-const NAMES =
-	'Job types, business areas, degrees and languages may be given by ID or by name in German or English (case, accents and spaces do not matter, e.g. "Working student", "Werkstudent", "Master of Science", "Englisch").';
-
-/** The description of an unreadable list's error: the whole syntax of the kind's list. */
+/** The description of an unreadable list's error: the forms the list takes (the README has the full syntax). */
 function listSyntax(kind: RecordKind): string {
 	const form =
 		kind.form === 'pairs'
-			? `"${compactFormOf(kind)}" entries separated by commas, semicolons or line breaks`
-			: `one ${kind.label} per line (or separated by ";"), values separated by "|" in this order: ${compactFormOf(kind)}; blank values may stay empty, trailing ones may be left out`;
-	const keys = `the field names (${recordFields(kind).join(', ')}), the service's field names, or the short keys ${aliasesOf(kind).map(([alias]) => alias).join(', ')}`;
-	const names = kind.fields.some((field) => field.resolve) ? ` ${NAMES}` : '';
-	const dates = kind.form === 'columns' ? ` ${DATES}` : '';
-	return `The ${kind.label} entries to add. Either compact text: ${form} (e.g. ${JSON.stringify(kind.example.text)}); or a JSON array of objects (e.g. [${kind.example.json}]) whose keys are ${keys}.${names}${dates} Leave empty for none.`;
+			? `"${compactFormOf(kind)}" entries separated by ",", ";" or line breaks`
+			: `one ${kind.label} per line or between ";", values separated by "|": ${compactFormOf(kind)}`;
+	const aliases = aliasesOf(kind).map(([alias]) => alias);
+	const keys = `field names, the service's field names${aliases.length > 0 ? ` or ${aliases.join(', ')}` : ''}`;
+	return `Compact text: ${form}. Or a JSON array of objects keyed by ${keys}. Full syntax in the README.`;
 }
 
 function entriesOf(context: IExecuteFunctions, itemIndex: number, kind: RecordKind, mode: string): ListEntry[] {
