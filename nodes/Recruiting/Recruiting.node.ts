@@ -1,9 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { properties } from './actions/description';
+import { properties } from './actions/registry';
 import { router } from './actions/router';
 import { loadOptions } from './methods';
+import { CREDENTIAL_TYPE } from './transport';
 
 export class Recruiting implements INodeType {
 	description: INodeTypeDescription = {
@@ -19,7 +20,7 @@ export class Recruiting implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'recruitingApi', required: true }],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
 		properties,
 	};
 

@@ -29,9 +29,9 @@ require('ts-node').register({
 	preferTsExts: true,
 });
 const { parseList } = require(path.join(repoRoot, 'nodes/Recruiting/actions/candidate/import/lists.ts'));
-const { RECORD_KINDS } = require(path.join(repoRoot, 'nodes/Recruiting/actions/candidate/import/records.ts'));
-const { resolveListId } = require(path.join(repoRoot, 'nodes/Recruiting/actions/common/resolve.ts'));
-const { LANGUAGE_NAME_GROUPS } = require(path.join(repoRoot, 'nodes/Recruiting/actions/common/languageNames.ts'));
+const { RECORD_KINDS } = require(path.join(repoRoot, 'nodes/Recruiting/actions/candidateRecord/index.ts'));
+const { resolveListId } = require(path.join(repoRoot, 'nodes/Recruiting/referenceData/resolve.ts'));
+const { LANGUAGE_NAME_GROUPS } = require(path.join(repoRoot, 'nodes/Recruiting/referenceData/languageNames.ts'));
 
 const kindOf = (type) => RECORD_KINDS.find((kind) => kind.type === type);
 
@@ -67,9 +67,9 @@ const languageList = [
 
 const fakeContext = { getNode: () => ({ name: 'Recruiting', type: 'n8n-nodes-recruiting.recruiting', typeVersion: 1, parameters: {} }) };
 const onceResults = new Map();
-const fakeRun = {
-	references: { get: async () => languageList },
-	once: (key, work) => {
+const fakeReferences = {
+	get: async () => languageList,
+	index: (key, work) => {
 		if (!onceResults.has(key)) onceResults.set(key, work());
 		return onceResults.get(key);
 	},
@@ -108,7 +108,7 @@ for (const kb of args.sizes.split(',').map(Number)) {
 		const resolve = await best(runs, async () => {
 			onceResults.clear(); // each run is a new execution
 			for (const name of names) {
-				await resolveListId(fakeContext, fakeRun, 0, 'languageSkills', name, { label: 'Language', entryLabel: 'language' });
+				await resolveListId(fakeContext, fakeReferences, 0, 'languageSkills', name, { label: 'Language', entryLabel: 'language' });
 			}
 		});
 		rows.push({ cell: 'languages', KB: kb, entries: language.result.length, 'parse ms': language.ms, 'resolve ms': resolve.ms });

@@ -3,7 +3,7 @@
  * is read once and shared by every item; one with an expression anywhere inside (also inside a
  * collection) is still read per item; each item's output and request body are its own objects.
  */
-import { holdsExpression } from '../../nodes/Recruiting/actions/common/parameters';
+import { holdsExpression } from '../../nodes/Recruiting/actions/shared/parameters';
 import { FakeService, outputs, run, setUpNock } from '../helpers/fakeService';
 
 setUpNock();

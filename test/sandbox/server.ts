@@ -8,6 +8,8 @@ import { fastify } from 'fastify';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { sleep, sleepWithAbort } from 'n8n-workflow';
 
+import { RECORD_SPECS } from '../../nodes/Recruiting/actions/candidateRecord';
+
 import { FaultInjector } from './faults';
 import seed from './seed.json';
 import type { FaultDecision } from './faults';
@@ -32,6 +34,12 @@ import type {
 	TokenLocation,
 } from './types';
 import {
+	ADDITIONAL_INFO_PATH,
+	IT_SKILL_PATH,
+	JOB_PATH,
+	LANGUAGE_PATH,
+	SERVICE_RECORD_PATHS,
+	UNIVERSITY_PATH,
 	additionalInfoSchema,
 	candidateCreateSchema,
 	candidateUpdateSchema,
@@ -39,6 +47,7 @@ import {
 	itSkillSchema,
 	jobSchema,
 	languageSchema,
+	specRecordSchema,
 	universitySchema,
 	validate,
 } from './validation';
@@ -58,6 +67,7 @@ export type {
 	LoggedRequest,
 	LoginScriptEntry,
 	LoginScriptStatus,
+	RecordRouteSpec,
 	Sandbox,
 	SandboxCandidate,
 	SandboxCompany,
@@ -609,7 +619,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	/** A sub-record endpoint: validate, find the company's candidate, store, answer. */
 	function recordRoute<T extends { user_slug: string }>(
 		path: string,
-		kind: RecordKind,
+		save: (candidate: SandboxCandidate, fields: Record<string, unknown>) => void,
 		validateBody: (body: unknown) => ValidationResult<T>,
 		httpStatus: 200 | 201,
 		message: string,
@@ -620,41 +630,51 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			const { user_slug: slug, ...fields } = result.value;
 			const candidate = store.candidate(auth(request).companyId, slug);
 			if (!candidate) return reply.code(404).send(CANDIDATE_NOT_FOUND);
-			store.addRecord(candidate, kind, compact(fields) as never);
+			save(candidate, compact(fields));
 			counts.recordsCreated += 1;
 			return reply.code(httpStatus).send({ message, status: 201 });
 		});
 	}
 
-	recordRoute('/gin/v1/company/candidate/job', 'jobs', (body) => validate(jobSchema, body), 201, 'Job added successfully');
+	/** The service's own sub-record routes, with its own rules (validation.ts), whatever the node sends. */
+	const serviceRecord = (kind: RecordKind) => (candidate: SandboxCandidate, fields: Record<string, unknown>) =>
+		store.addRecord(candidate, kind, fields as never);
+	recordRoute(JOB_PATH, serviceRecord('jobs'), (body) => validate(jobSchema, body), 201, 'Job added successfully');
 	recordRoute(
-		'/gin/v1/company/candidate/university',
-		'universities',
+		UNIVERSITY_PATH,
+		serviceRecord('universities'),
 		(body) => validate(universitySchema, body),
 		201,
 		'University added successfully',
 	);
+	recordRoute(IT_SKILL_PATH, serviceRecord('itSkills'), (body) => validate(itSkillSchema, body), 200, 'IT skill added successfully');
 	recordRoute(
-		'/gin/v1/company/candidate/it-skill',
-		'itSkills',
-		(body) => validate(itSkillSchema, body),
-		200,
-		'IT skill added successfully',
-	);
-	recordRoute(
-		'/gin/v1/company/candidate/language',
-		'languages',
+		LANGUAGE_PATH,
+		serviceRecord('languages'),
 		(body) => validate(languageSchema, body),
 		200,
 		'Language skill added successfully',
 	);
 	recordRoute(
-		'/gin/v1/company/candidate/additional-information',
-		'additionalInfo',
+		ADDITIONAL_INFO_PATH,
+		serviceRecord('additionalInfo'),
 		(body) => validate(additionalInfoSchema, body),
 		200,
 		'Additional information added successfully',
 	);
+	// A sub-record the node declares (its spec) that the service above does not know yet: a route
+	// with the spec's path and required fields, so a new record needs no edit here.
+	const specs = options.recordSpecs ?? RECORD_SPECS;
+	for (const spec of specs.filter((record) => !SERVICE_RECORD_PATHS.includes(record.path))) {
+		const schema = specRecordSchema(spec.fields);
+		recordRoute(
+			spec.path,
+			(candidate, fields) => store.addOtherRecord(candidate, spec.type, fields),
+			(body) => validate(schema, body),
+			201,
+			`${spec.label.charAt(0).toUpperCase()}${spec.label.slice(1)} added successfully`,
+		);
+	}
 
 	// ---- Admin (test hooks over HTTP; only when enabled) ----------------------------------
 	const reset = async (): Promise<void> => {

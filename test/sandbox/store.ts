@@ -44,7 +44,7 @@ export type AuthContext =
 	| { kind: 'session'; companyId: number; userId: number; token: string; session: number }
 	| { kind: 'apiKey'; companyId: number; apiKeyId: number };
 
-export type RecordKind = keyof CandidateRecords;
+export type RecordKind = Exclude<keyof CandidateRecords, 'other'>;
 
 export interface StoreOptions {
 	/** Lifetime of new sessions; undefined = none. */
@@ -330,6 +330,15 @@ export class SandboxStore {
 		candidate.updatedAt = record.createdAt;
 		this.changed();
 		return record;
+	}
+
+	/** A record of a kind the sandbox knows only from the node's spec, kept under `records.other[type]`. */
+	addOtherRecord(candidate: SandboxCandidate, type: string, fields: Record<string, unknown>): void {
+		const record = { id: this.nextIds.record++, createdAt: new Date().toISOString(), ...fields };
+		candidate.records.other ??= {};
+		(candidate.records.other[type] ??= []).push(record);
+		candidate.updatedAt = record.createdAt;
+		this.changed();
 	}
 
 	candidates(companyId: number): SandboxCandidate[] {

@@ -109,6 +109,19 @@ export interface SandboxOptions {
 	initialState?: SandboxState;
 	/** Called with a fresh copy of the state after every mutation. */
 	onStateChange?: (state: SandboxState) => void;
+	/**
+	 * The sub-records the node declares; default: the node's specs (`RECORD_SPECS`). One whose
+	 * path is not a route of the service's own gets a route that checks its required fields.
+	 */
+	recordSpecs?: readonly RecordRouteSpec[];
+}
+
+/** What the sandbox reads from a node's sub-record spec. */
+export interface RecordRouteSpec {
+	path: string;
+	type: string;
+	label: string;
+	fields: ReadonlyArray<{ wire: string; required?: boolean }>;
 }
 
 export interface LoggedRequest {
@@ -214,6 +227,8 @@ export interface CandidateRecords {
 	itSkills: CandidateItSkill[];
 	languages: CandidateLanguage[];
 	additionalInfo: CandidateAdditionalInfo[];
+	/** Records of kinds the sandbox knows only from the node's specs, by type (none while every spec is a service route). */
+	other?: Record<string, Array<RecordBase & Record<string, unknown>>>;
 }
 
 /** Profile fields as the service names them on the wire; null when never set. */

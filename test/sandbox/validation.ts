@@ -178,6 +178,28 @@ export const additionalInfoSchema = body({
 	end_date: optionalDate(),
 }).superRefine(checkDateOrder);
 
+/** The service's sub-record routes (the node's specs name the same paths). */
+export const JOB_PATH = '/gin/v1/company/candidate/job';
+export const UNIVERSITY_PATH = '/gin/v1/company/candidate/university';
+export const IT_SKILL_PATH = '/gin/v1/company/candidate/it-skill';
+export const LANGUAGE_PATH = '/gin/v1/company/candidate/language';
+export const ADDITIONAL_INFO_PATH = '/gin/v1/company/candidate/additional-information';
+export const SERVICE_RECORD_PATHS: readonly string[] = [JOB_PATH, UNIVERSITY_PATH, IT_SKILL_PATH, LANGUAGE_PATH, ADDITIONAL_INFO_PATH];
+
+const present = () =>
+	z.unknown().refine((value) => !(value === undefined || value === null || (typeof value === 'string' && value.trim() === '')), RULE.required);
+
+/**
+ * A sub-record the sandbox knows only from the node's spec (a record added to the node before
+ * the sandbox learns the service's own rules for it): `user_slug` and the spec's required
+ * fields must be given; every field the spec names is kept, any other is dropped.
+ */
+export function specRecordSchema(fields: ReadonlyArray<{ wire: string; required?: boolean }>) {
+	const shape: z.ZodRawShape = { user_slug: requiredText() };
+	for (const field of fields) shape[field.wire] = field.required ? present() : z.unknown();
+	return body(shape) as unknown as z.ZodType<{ user_slug: string } & Record<string, unknown>, z.ZodTypeDef, unknown>;
+}
+
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; message: string };
 
 /** Validates `input`; on failure returns the first problem as `<field>: <rule>`. */

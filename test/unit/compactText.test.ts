@@ -8,8 +8,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ListEntry } from '../../nodes/Recruiting/actions/candidate/import/lists';
 import { parseList } from '../../nodes/Recruiting/actions/candidate/import/lists';
-import type { RecordKind } from '../../nodes/Recruiting/actions/candidate/import/records';
-import { RECORD_KINDS, compactFormOf } from '../../nodes/Recruiting/actions/candidate/import/records';
+import type { RecordKind } from '../../nodes/Recruiting/actions/candidateRecord';
+import { RECORD_KINDS } from '../../nodes/Recruiting/actions/candidateRecord';
+import { columnsOf, compactFormOf } from '../../nodes/Recruiting/actions/candidate/import/records';
 
 const kind = (type: string): RecordKind => RECORD_KINDS.find((entry) => entry.type === type) as RecordKind;
 const itSkill = kind('itSkill');
@@ -33,7 +34,7 @@ function earlierPairs(recordKind: RecordKind, text: string): ListEntry[] {
 		const end = after.search(/[,;\n]/);
 		const level = (end < 0 ? after : after.slice(0, end)).trim();
 		rest = end < 0 ? '' : after.slice(end + 1);
-		entries.push({ values: { [recordKind.columns[0]]: name, [recordKind.columns[1]]: level } });
+		entries.push({ values: { [columnsOf(recordKind)[0]]: name, [columnsOf(recordKind)[1]]: level } });
 	}
 	return entries;
 }

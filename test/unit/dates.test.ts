@@ -7,7 +7,7 @@ import {
 	compareCalendarDates,
 	formatCalendarDate,
 	normalizeDate,
-} from '../../nodes/Recruiting/actions/common/dates';
+} from '../../nodes/Recruiting/actions/shared/dates';
 
 const text = (value: unknown, order: 'DD-MM-YYYY' | 'MM-DD-YYYY' = 'DD-MM-YYYY') => {
 	const result = normalizeDate(value, order);

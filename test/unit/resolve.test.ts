@@ -14,8 +14,8 @@ import {
 	normalizeName,
 	parseIdOrName,
 	visibleText,
-} from '../../nodes/Recruiting/actions/common/resolve';
-import type { NamedEntry } from '../../nodes/Recruiting/actions/common/resolve';
+} from '../../nodes/Recruiting/referenceData/names';
+import type { NamedEntry } from '../../nodes/Recruiting/referenceData/names';
 import { FakeService, errorMessage, outputs, run, setUpNock } from '../helpers/fakeService';
 
 setUpNock();

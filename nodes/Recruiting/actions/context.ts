@@ -6,7 +6,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { TransportSession } from '../transport';
-import { ReferenceCache } from './common/referenceLists';
+import { OnceMap, ReferenceCache } from '../referenceData/lists';
 
 export interface RunContext {
 	session: TransportSession;
@@ -18,18 +18,13 @@ export interface RunContext {
 }
 
 export function createRunContext(session: TransportSession): RunContext {
-	const results = new Map<string, Promise<unknown>>();
+	const results = new OnceMap();
 	return {
 		session,
 		references: new ReferenceCache(session),
 		created: [],
 		async once<T>(key: string, work: () => Promise<T>): Promise<T> {
-			let pending = results.get(key) as Promise<T> | undefined;
-			if (!pending) {
-				pending = work();
-				results.set(key, pending);
-			}
-			return await pending;
+			return await results.run(key, work);
 		},
 	};
 }
@@ -42,4 +37,25 @@ export function createRunContext(session: TransportSession): RunContext {
 export interface OperationModule {
 	description: INodeProperties[];
 	execute: (this: IExecuteFunctions, itemIndex: number, run: RunContext) => Promise<IDataObject | IDataObject[]>;
+}
+
+/** An entry of a resource's "Operation" dropdown. */
+export interface OperationOption {
+	name: string;
+	value: string;
+	action: string;
+	description: string;
+}
+
+/**
+ * A resource: its entry in the "Resource" dropdown, and its operations in the order their
+ * parameters appear (the "Operation" dropdown lists them by name). `registry.ts` builds the
+ * node's parameters and the router's operation map from these.
+ */
+export interface ResourceDefinition {
+	/** Its entry in the "Resource" dropdown. */
+	option: { name: string; value: string; description: string };
+	/** The operation selected when the resource is chosen. */
+	defaultOperation: string;
+	operations: Array<{ option: OperationOption; module: OperationModule }>;
 }

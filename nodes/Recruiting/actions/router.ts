@@ -13,10 +13,10 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { TransportSession, redact } from '../transport';
-import { requestSettings } from './common/options';
-import type { OperationModule, RunContext } from './context';
+import { requestSettings } from './shared/options';
+import type { RunContext } from './context';
 import { createRunContext } from './context';
-import { operations } from './operations';
+import { getOperation } from './registry';
 
 type NodeError = NodeApiError | NodeOperationError;
 
@@ -61,10 +61,6 @@ function stoppingError(error: NodeError, run: RunContext): NodeError {
 	const list = `Candidates created in this execution before it stopped (item index: slug): ${created.join(', ')}. Keep these slugs (pass one as Candidate Slug) so that a re-run does not create them again.`;
 	error.description = error.description ? `${error.description}\n\n${list}` : list;
 	return error;
-}
-
-export function getOperation(resource: string, operation: string): OperationModule | undefined {
-	return operations[resource]?.[operation];
 }
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -5,8 +5,8 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { ListLanguage, ReferenceListKind } from '../actions/common/referenceLists';
-import { fetchList } from '../actions/common/referenceLists';
+import type { ListLanguage, ReferenceListKind } from '../referenceData/lists';
+import { fetchList } from '../referenceData/lists';
 import { TransportSession } from '../transport';
 
 async function load(context: ILoadOptionsFunctions, kind: ReferenceListKind, lang: ListLanguage = 'de') {

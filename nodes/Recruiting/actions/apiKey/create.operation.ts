@@ -6,7 +6,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { apiRequest } from '../../transport';
-import { optionsCollection } from '../common/options';
+import { optionsCollection } from '../shared/options';
 import type { RunContext } from '../context';
 import { toApiKey } from './shared';
 

@@ -3,8 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { apiRequest } from '../../transport';
-import type { CandidateFieldLayout } from '../common/candidateProfile';
+import type { CandidateFieldLayout } from '../shared/candidateProfile';
 import {
 	CANDIDATE_UPDATE_FIELDS,
 	candidateFieldProperties,
@@ -12,12 +11,13 @@ import {
 	candidateShape,
 	layoutFields,
 	readCandidateFields,
-} from '../common/candidateProfile';
-import { candidateSlugProperty } from '../common/candidateRecord';
-import { dateFormatOption, optionsCollection } from '../common/options';
-import { itemParameter } from '../common/parameters';
-import { text, validateBody } from '../common/validation';
+} from '../shared/candidateProfile';
+import { candidateSlugProperty } from '../shared/fields';
+import { dateFormatOption, optionsCollection } from '../shared/options';
+import { itemParameter } from '../shared/parameters';
+import { text, validateBody } from '../shared/validation';
 import type { RunContext } from '../context';
+import { updateCandidate } from './requests';
 
 export const layout: CandidateFieldLayout = {
 	collection: { name: 'updateFields', displayName: 'Update Fields', fields: CANDIDATE_UPDATE_FIELDS },
@@ -45,7 +45,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, run: R
 			description: 'Add at least one field with a value (empty fields are not sent), or skip this item.',
 		});
 	}
-	const response = await apiRequest.call(this, { method: 'PUT', path: '/gin/v1/company/candidate', body, itemIndex }, run.session);
+	const response = await updateCandidate(this, itemIndex, run, body);
 	const { user_slug: slug, ...fields } = body;
 	const data = response.data;
 	const answered = typeof data === 'object' && data !== null && !Array.isArray(data) && Object.keys(data).length > 0;

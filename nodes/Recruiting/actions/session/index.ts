@@ -1,36 +1,32 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import type { OperationModule } from '../context';
+import type { ResourceDefinition } from '../context';
 import * as login from './login.operation';
 import * as logout from './logout.operation';
 
-export { login, logout };
-
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['session'] } },
-		options: [
-			{
+export const resource: ResourceDefinition = {
+	option: {
+		name: 'Session',
+		value: 'session',
+		description: 'Log in or out with the credential',
+	},
+	defaultOperation: 'login',
+	operations: [
+		{
+			option: {
 				name: 'Log In',
 				value: 'login',
 				action: 'Log in',
 				description: 'Log in with the credential\'s e-mail and password (only with Email and Password) and return the user profile without secrets',
 			},
-			{
+			module: login,
+		},
+		{
+			option: {
 				name: 'Log Out',
 				value: 'logout',
 				action: 'Log out',
-				description: 'End the credential\'s session; other workflows using the credential lose the session too',
+				description: 'End the credential\'s session (for every workflow that uses the credential)',
 			},
-		],
-		default: 'login',
-	},
-	...login.description,
-	...logout.description,
-];
-
-export const operations: Record<string, OperationModule> = { login, logout };
+			module: logout,
+		},
+	],
+};

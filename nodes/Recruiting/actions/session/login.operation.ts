@@ -7,13 +7,14 @@
  * without a session (one login, no automatic login before it). The session it opens is this
  * operation's output; the node's own requests keep using the session stored in the credential.
  */
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import type { ServiceResponse } from '../../transport';
 import { apiRequest } from '../../transport';
 import { loginRequest, loginStatusMessage } from '../../transport/auth';
 import { TOKEN_KEYS, TokenNotFoundError, extractToken } from '../../transport/token';
-import { optionsCollection } from '../common/options';
+import { optionsCollection } from '../shared/options';
 import type { RunContext } from '../context';
 import { MODE_NAMES, authMode, oncePerRun } from './shared';
 
@@ -65,22 +66,37 @@ export function withoutSecrets(value: unknown, secrets: string[] = []): unknown 
 	return value;
 }
 
+/** Fails the item unless the credential logs in with e-mail and password. */
+function requireEmailPassword(context: IExecuteFunctions, itemIndex: number, credentials: ICredentialDataDecryptedObject): void {
+	const mode = authMode(credentials);
+	if (mode === 'emailPassword') return;
+	throw new NodeOperationError(
+		context.getNode(),
+		`Log In needs a Recruiting API credential with Email and Password authentication; this credential uses ${MODE_NAMES[mode]}`,
+		{
+			itemIndex,
+			description:
+				mode === 'accessToken'
+					? 'With an access token the node is already signed in: skip Log In, or switch the credential to Email and Password to log in with them.'
+					: 'An API key is not a login session: skip Log In, or use a credential with Email and Password authentication.',
+		},
+	);
+}
+
+/** The session token of a login answer, or why none was found (the keys it saw, never values). */
+function tokenOf(response: ServiceResponse, credentials: ICredentialDataDecryptedObject): { token?: string; problem?: string } {
+	const tokenPath = typeof credentials.tokenPath === 'string' ? credentials.tokenPath : '';
+	try {
+		return { token: extractToken(response.body, response.headers, tokenPath) };
+	} catch (error) {
+		// extractToken only throws TokenNotFoundError: its message names the keys, never values.
+		return { problem: error instanceof TokenNotFoundError ? error.message : 'Logged in, but found no session token' };
+	}
+}
+
 async function logIn(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject> {
 	const credentials = await run.session.getCredentials(this);
-	const mode = authMode(credentials);
-	if (mode !== 'emailPassword') {
-		throw new NodeOperationError(
-			this.getNode(),
-			`Log In needs a Recruiting API credential with Email and Password authentication; this credential uses ${MODE_NAMES[mode]}`,
-			{
-				itemIndex,
-				description:
-					mode === 'accessToken'
-						? 'With an access token the node is already signed in: skip Log In, or switch the credential to Email and Password to log in with them.'
-						: 'An API key is not a login session: skip Log In, or use a credential with Email and Password authentication.',
-			},
-		);
-	}
+	requireEmailPassword(this, itemIndex, credentials);
 	const response = await apiRequest.call(
 		this,
 		{
@@ -101,17 +117,7 @@ async function logIn(this: IExecuteFunctions, itemIndex: number, run: RunContext
 			{ message: loginStatusMessage(response.httpStatus, response.body), httpCode: String(response.httpStatus), itemIndex },
 		);
 	}
-
-	const tokenPath = typeof credentials.tokenPath === 'string' ? credentials.tokenPath : '';
-	let token: string | undefined;
-	let tokenProblem: string | undefined;
-	try {
-		token = extractToken(response.body, response.headers, tokenPath);
-	} catch (error) {
-		// extractToken only throws TokenNotFoundError: its message names the keys, never values.
-		tokenProblem = error instanceof TokenNotFoundError ? error.message : 'Logged in, but found no session token';
-	}
-
+	const { token, problem } = tokenOf(response, credentials);
 	const data = response.data;
 	if (typeof data !== 'object' || data === null || Array.isArray(data)) {
 		throw new NodeApiError(
@@ -121,11 +127,10 @@ async function logIn(this: IExecuteFunctions, itemIndex: number, run: RunContext
 		);
 	}
 	const user = withoutSecrets(data, token === undefined ? [] : [token]) as IDataObject;
-
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	if (options.includeToken === true) {
 		if (token === undefined) {
-			throw new NodeOperationError(this.getNode(), tokenProblem ?? 'Logged in, but found no session token', { itemIndex });
+			throw new NodeOperationError(this.getNode(), problem ?? 'Logged in, but found no session token', { itemIndex });
 		}
 		user.token = token;
 	}

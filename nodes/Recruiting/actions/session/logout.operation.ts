@@ -1,26 +1,21 @@
 /**
- * Session → Log Out: ends the session the credential is using (DELETE /v1/logout with its
- * token). It never logs in: with no session held there is nothing to end, and a 401 means the
- * session had already ended.
- *
- * - Email and Password: the stored session token stays in the credential but is dead; the next
- *   request that uses it (in any execution or worker sharing the credential) gets 401, and the
- *   transport logs in once again. Within this execution the token is forgotten right away.
- * - Access Token: the token itself is invalidated; the credential needs a new access token.
- * - API Key: refused. An API key is not a session (use API Key → Delete to revoke one).
+ * Session → Log Out: DELETE /v1/logout with the credential's session token. It never logs in
+ * (with no session held there is nothing to end; a 401 means the session had already ended) and
+ * forgets the token for the rest of the execution. What it means for other workflows is said
+ * once, in the notice below.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest } from '../../transport';
-import { optionsCollection } from '../common/options';
+import { optionsCollection } from '../shared/options';
 import type { RunContext } from '../context';
 import { authMode, oncePerRun } from './shared';
 
 export const description: INodeProperties[] = [
 	{
 		displayName:
-			'Logging out ends the session for every workflow using this credential: other workflows lose the session too. With Email and Password they log in again by themselves on their next request; an Access Token stops working and must be replaced. Not for API Key credentials.',
+			'Ends the session for every workflow using this credential: other workflows lose the session too. Email and Password logs in again by itself; an Access Token must be replaced. Not for API Key.',
 		name: 'logoutNotice',
 		type: 'notice',
 		default: '',

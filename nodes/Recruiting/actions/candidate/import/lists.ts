@@ -14,8 +14,9 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { RecordKind } from './records';
-import { compactFormOf, recordFields } from './records';
+import { isObject } from '../../../transport/http';
+import type { RecordKind } from '../../candidateRecord';
+import { aliasesOf, columnsOf, compactFormOf, recordFields } from './records';
 
 export type ListEntry = { values: IDataObject } | { problem: string };
 
@@ -35,7 +36,7 @@ function keyTable(kind: RecordKind): Map<string, string> {
 		const wire = kind.wire[field];
 		for (const key of [field, wire, kind.labels[wire] ?? '']) if (key) table.set(keyOf(key), field);
 	}
-	for (const [alias, field] of Object.entries(kind.aliases)) table.set(keyOf(alias), field);
+	for (const [alias, field] of aliasesOf(kind)) table.set(keyOf(alias), field);
 	return table;
 }
 
@@ -78,27 +79,29 @@ function pairs(kind: RecordKind, text: string): ListEntry[] {
 		const name = text.slice(position, colon).trim();
 		const level = text.slice(colon + 1, end).trim();
 		position = end + 1;
-		entries.push({ values: { [kind.columns[0]]: name, [kind.columns[1]]: level } });
+		const [nameField, levelField] = columnsOf(kind);
+		entries.push({ values: { [nameField]: name, [levelField]: level } });
 	}
 	return entries;
 }
 
 /** One record per line (or between `;`), values separated by `|` in column order. */
 function columns(kind: RecordKind, text: string): ListEntry[] {
+	const order = columnsOf(kind);
 	return text
 		.split(/[\n;]/)
 		.map((line) => line.trim())
 		.filter((line) => line !== '')
 		.map((line): ListEntry => {
 			const cells = line.split('|').map((cell) => cell.trim());
-			if (cells.length > kind.columns.length) {
+			if (cells.length > order.length) {
 				return {
-					problem: `"${line}" has ${cells.length} values separated by "|", at most ${kind.columns.length} are read: ${compactFormOf(kind)}`,
+					problem: `"${line}" has ${cells.length} values separated by "|", at most ${order.length} are read: ${compactFormOf(kind)}`,
 				};
 			}
 			const values: IDataObject = {};
 			cells.forEach((cell, index) => {
-				if (cell !== '') values[kind.columns[index]] = cell;
+				if (cell !== '') values[order[index]] = cell;
 			});
 			return { values };
 		});
@@ -106,10 +109,6 @@ function columns(kind: RecordKind, text: string): ListEntry[] {
 
 function compactText(kind: RecordKind, text: string): ListEntry[] {
 	return kind.form === 'pairs' ? pairs(kind, text) : columns(kind, text);
-}
-
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

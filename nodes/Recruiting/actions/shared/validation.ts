@@ -11,7 +11,7 @@ import { z } from 'zod';
 
 import type { DateOrder } from './dates';
 import { compareCalendarDates, normalizeDate } from './dates';
-import { parseIdOrName } from './resolve';
+import { parseIdOrName } from '../../referenceData/names';
 
 export const RULES = {
 	required: 'is required',
@@ -189,10 +189,42 @@ export function compact<T extends object>(value: T): IDataObject {
 	return Object.fromEntries(Object.entries(value).filter(([, member]) => member !== undefined)) as IDataObject;
 }
 
+/** An item's raw values checked against a body schema: the wire body, or every problem found. */
+export type BodyCheck = { ok: true; body: IDataObject } | { ok: false; problems: string[] };
+
 /**
- * Validates one item's raw values against `schema` and returns the wire body (empty fields left
- * out), or fails the item with a NodeOperationError naming the field (`labels`: wire field →
- * the name the user sees) and the rule. Every problem of the item is listed.
+ * Checks one item's raw values against `schema`: the wire body (empty fields left out), or the
+ * problems, each naming the field (`labels`: wire field → the name the user sees) and the rule.
+ */
+export function checkBody<T extends object>(
+	schema: z.ZodType<T, z.ZodTypeDef, unknown>,
+	input: IDataObject,
+	labels: Record<string, string>,
+): BodyCheck {
+	const result = schema.safeParse(input);
+	if (result.success) return { ok: true, body: compact(result.data) };
+	const problems = result.error.issues.map((issue) => {
+		const key = issue.path.length > 0 ? String(issue.path[0]) : '';
+		const label = labels[key] ?? key;
+		return label ? `"${label}" ${issue.message}` : issue.message;
+	});
+	return { ok: false, problems };
+}
+
+/** The rest of an item's problems after the first, as the description of its error. */
+function otherProblems(problems: string[]): string | undefined {
+	return problems.length > 1 ? `Also: ${problems.slice(1).join('; ')}` : undefined;
+}
+
+/** Every problem in one line: the first, then "Also: ..." the others. */
+export function problemSummary(problems: string[]): string {
+	const others = otherProblems(problems);
+	return others ? `${problems[0]}. ${others}` : problems[0];
+}
+
+/**
+ * Validates one item's raw values against `schema` and returns the wire body, or fails the
+ * item with a NodeOperationError: the first problem, the others in its description.
  */
 export function validateBody<T extends object>(
 	context: IExecuteFunctions,
@@ -201,17 +233,10 @@ export function validateBody<T extends object>(
 	input: IDataObject,
 	labels: Record<string, string>,
 ): IDataObject {
-	const result = schema.safeParse(input);
-	if (result.success) return compact(result.data);
-	const problems = result.error.issues.map((issue) => {
-		const key = issue.path.length > 0 ? String(issue.path[0]) : '';
-		const label = labels[key] ?? key;
-		return label ? `"${label}" ${issue.message}` : issue.message;
+	const checked = checkBody(schema, input, labels);
+	if (checked.ok) return checked.body;
+	throw new NodeOperationError(context.getNode(), checked.problems[0], {
+		itemIndex,
+		description: otherProblems(checked.problems),
 	});
-	const [first, ...rest] = problems;
-	return failItem(context, itemIndex, first, rest.length > 0 ? `Also: ${rest.join('; ')}` : undefined);
-}
-
-function failItem(context: IExecuteFunctions, itemIndex: number, message: string, description?: string): never {
-	throw new NodeOperationError(context.getNode(), message, { itemIndex, description });
 }

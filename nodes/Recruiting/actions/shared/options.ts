@@ -5,6 +5,10 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import type { DateOrder } from './dates';
+import { DEFAULT_DATE_ORDER, isDateOrder } from './dates';
+import { itemParameter } from './parameters';
+
 /**
  * A label with a unit in milliseconds, written "(ms)" as n8n's own nodes do ("Batch Interval
  * (ms)"); the title-case lint rule would make it "(Ms)", as it does not know units.
@@ -68,6 +72,12 @@ export const dateFormatOption: INodeProperties = {
 	description:
 		'Day/month order of start and end dates of jobs, university records and additional information, as your service expects them. The birthday is always sent day first.',
 };
+
+/** The day/month order of start and end dates for this item (`options.dateFormat`). */
+export function dateOrderOf(context: IExecuteFunctions, itemIndex: number): DateOrder {
+	const value = itemParameter(context, 'options.dateFormat', itemIndex, DEFAULT_DATE_ORDER);
+	return isDateOrder(value) ? value : DEFAULT_DATE_ORDER;
+}
 
 export function optionsCollection(
 	resource: string,

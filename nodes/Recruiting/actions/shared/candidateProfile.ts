@@ -11,7 +11,7 @@ import { z } from 'zod';
 
 import { BIRTHDAY_ORDER } from './dates';
 import { itemParameter } from './parameters';
-import { DATE_FORMS, DATE_PLACEHOLDER } from './recordFields';
+import { DATE_FORMS, DATE_PLACEHOLDER } from './fields';
 import { boolean, date, email, isEmpty, phone, text } from './validation';
 
 interface CandidateFieldSpec {

@@ -5,9 +5,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { OperationModule, RunContext } from '../context';
-import { optionsCollection } from './options';
-import type { ListLanguage, ReferenceListKind } from './referenceLists';
-import { REFERENCE_LISTS, fetchList } from './referenceLists';
+import { optionsCollection } from '../shared/options';
+import type { ListLanguage, ReferenceListKind } from '../../referenceData/lists';
+import { REFERENCE_LISTS, fetchList } from '../../referenceData/lists';
 
 export const langField = (operation: string): INodeProperties => ({
 	displayName: 'Language',

@@ -1,15 +1,15 @@
 /**
  * The service's four reference lists: fetched through the transport, at most once per
- * execution and language (the cache lives in the execution's RunContext, never at module
- * level), and shared by the Reference List operations, the dropdown loaders and the
+ * execution and language (the cache, `ReferenceCache`, lives as long as one execution, never at
+ * module level), and shared by the Reference List operations, the dropdown loaders and the
  * name-to-id resolution of the write operations. The service shows no authentication on these
  * endpoints: without a session they are read without one, and a login follows only on a 401.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import type { RequestContext, TransportSession } from '../../transport';
-import { apiRequest } from '../../transport';
+import type { RequestContext, TransportSession } from '../transport';
+import { apiRequest } from '../transport';
 
 export type ReferenceListKind = 'businessAreas' | 'jobTypes' | 'languageSkills' | 'universityDegrees';
 
@@ -53,9 +53,27 @@ export interface ReferenceListTypes {
 	universityDegrees: ValueEntry;
 }
 
-/** Per-execution cache of reference lists: one request per list and language, however many items ask. */
+/** Work done once per key (for as long as the map lives); later callers share its result, or its failure. */
+export class OnceMap {
+	private readonly results = new Map<string, Promise<unknown>>();
+
+	async run<T>(key: string, work: () => Promise<T>): Promise<T> {
+		let pending = this.results.get(key) as Promise<T> | undefined;
+		if (!pending) {
+			pending = work();
+			this.results.set(key, pending);
+		}
+		return await pending;
+	}
+}
+
+/**
+ * Per-execution cache of reference lists: one request per list and language, however many items
+ * ask; and of what is built from them once per execution (`index`: the name indexes).
+ */
 export class ReferenceCache {
 	private readonly lists = new Map<string, Promise<IDataObject[]>>();
+	private readonly built = new OnceMap();
 
 	constructor(private readonly session: TransportSession) {}
 
@@ -75,6 +93,11 @@ export class ReferenceCache {
 			pending.catch(() => this.lists.delete(key));
 		}
 		return (await pending) as unknown as Array<ReferenceListTypes[K]>;
+	}
+
+	/** Builds `build()` once in this execution under `key`; later callers share its result. */
+	async index<T>(key: string, build: () => Promise<T>): Promise<T> {
+		return await this.built.run(key, build);
 	}
 }
 

@@ -1,0 +1,65 @@
+/**
+ * The candidate's own requests, shared by Create, Update and Import: create (POST, with the
+ * fields of Create's layout) and update (PUT).
+ */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+import { z } from 'zod';
+
+import type { ServiceResponse } from '../../transport';
+import { apiRequest } from '../../transport';
+import type { RunContext } from '../context';
+import type { CandidateFieldLayout } from '../shared/candidateProfile';
+import {
+	candidateLabels,
+	candidateShape,
+	layoutFields,
+	readCandidateFields,
+	requirePhoneOrEmail,
+} from '../shared/candidateProfile';
+import { validateBody } from '../shared/validation';
+
+const CANDIDATE_PATH = '/gin/v1/company/candidate';
+
+/** Create's fields: e-mail and phone as parameters, source and employee in "Additional Fields" (Import's layout starts from it). */
+export const CREATE_LAYOUT: CandidateFieldLayout = {
+	topLevel: ['email', 'phone'],
+	collection: { name: 'additionalFields', displayName: 'Additional Fields', fields: ['source', 'employee'] },
+};
+
+const createSchema = z.object(candidateShape(layoutFields(CREATE_LAYOUT))).superRefine(requirePhoneOrEmail);
+const createLabels = candidateLabels(layoutFields(CREATE_LAYOUT));
+
+/**
+ * Creates a candidate from the item's Create fields and returns `{ slug, ...fields sent }`; the
+ * slug is kept in the execution's list of created candidates.
+ */
+export async function createCandidate(context: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject> {
+	const body = validateBody(context, itemIndex, createSchema, readCandidateFields(context, itemIndex, CREATE_LAYOUT), createLabels);
+	const response = await apiRequest.call(context, { method: 'POST', path: CANDIDATE_PATH, body, itemIndex }, run.session);
+	const data = response.data as IDataObject | undefined;
+	const slug = data && typeof data === 'object' ? data.slug : undefined;
+	if (typeof slug !== 'string' || slug === '') {
+		throw new NodeApiError(
+			context.getNode(),
+			{ message: 'The service did not return the new candidate\'s slug' },
+			{
+				message: 'The candidate may have been created, but the service did not return its slug in "data.slug"',
+				description: `Service answer: ${JSON.stringify(response.body).slice(0, 500)}`,
+				itemIndex,
+			},
+		);
+	}
+	run.created.push({ item: itemIndex, slug });
+	return { slug, ...body };
+}
+
+/** Sends a candidate update (`body` holds `user_slug` and the wire fields to change). */
+export async function updateCandidate(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	run: RunContext,
+	body: IDataObject,
+): Promise<ServiceResponse> {
+	return await apiRequest.call(context, { method: 'PUT', path: CANDIDATE_PATH, body, itemIndex }, run.session);
+}
