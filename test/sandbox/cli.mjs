@@ -17,6 +17,9 @@ const USAGE = `Usage: node test/sandbox/cli.mjs [options]
   --seed-file FILE      JSON array of companies to seed instead of the default two
   --token-location LOC  where login puts the session token (default data.token)
   --token-lifetime MS   session token lifetime in milliseconds
+  --token-lifetime-seconds N
+                        session token lifetime in seconds (instead of --token-lifetime)
+  --single-session      a new login ends the user's earlier sessions
   -h, --help            show this help`;
 
 function fail(message) {
@@ -36,6 +39,8 @@ try {
 			'seed-file': { type: 'string' },
 			'token-location': { type: 'string' },
 			'token-lifetime': { type: 'string' },
+			'token-lifetime-seconds': { type: 'string' },
+			'single-session': { type: 'boolean' },
 			help: { type: 'boolean', short: 'h' },
 		},
 		strict: true,
@@ -47,13 +52,6 @@ try {
 if (args.help) {
 	console.log(USAGE);
 	process.exit(0);
-}
-
-function integerFlag(name, value) {
-	if (value === undefined) return undefined;
-	const number = Number(value);
-	if (!Number.isInteger(number) || number < 0) fail(`--${name} must be a non-negative integer`);
-	return number;
 }
 
 function readJson(file, what) {
@@ -78,29 +76,26 @@ require('ts-node').register({
 	compilerOptions: { module: 'commonjs', target: 'es2022', esModuleInterop: true },
 });
 const { startSandbox, DEFAULT_COMPANIES, TOKEN_LOCATIONS } = require('./server.ts');
+const { settingsFromFlags } = require('./cli-options.ts');
 
-const port = integerFlag('port', args.port) ?? 0;
-const latencyMs = integerFlag('latency', args.latency);
-const tokenLifetimeMs = integerFlag('token-lifetime', args['token-lifetime']);
-const companies = args['seed-file'] ? readJson(resolve(args['seed-file']), 'seed file') : DEFAULT_COMPANIES;
+let settings;
+try {
+	settings = settingsFromFlags(args, TOKEN_LOCATIONS);
+} catch (error) {
+	fail(error.message);
+}
+const companies = settings.seedFile ? readJson(resolve(settings.seedFile), 'seed file') : DEFAULT_COMPANIES;
 if (!Array.isArray(companies)) fail('the seed file must hold a JSON array of companies');
 
-const tokenLocation = args['token-location'];
-if (tokenLocation !== undefined && !TOKEN_LOCATIONS.includes(tokenLocation)) {
-	fail(`--token-location must be one of ${TOKEN_LOCATIONS.join(', ')}`);
-}
-
-const dataFile = args.data ? resolve(args.data) : undefined;
+const dataFile = settings.dataFile ? resolve(settings.dataFile) : undefined;
 const initialState = dataFile && existsSync(dataFile) ? readJson(dataFile, 'data file') : undefined;
 
 const sandbox = await startSandbox({
-	host: args.host ?? '127.0.0.1',
-	port,
+	...settings.options,
+	host: settings.host,
+	port: settings.port,
 	companies,
-	admin: Boolean(args.admin),
-	tokenLocation,
-	tokenLifetimeMs,
-	faults: latencyMs ? { latencyMs } : undefined,
+	admin: settings.admin,
 	initialState,
 	onStateChange: dataFile ? (state) => writeJsonAtomically(dataFile, state) : undefined,
 });
@@ -114,7 +109,9 @@ for (const company of companies) {
 }
 if (initialState) console.log(`State restored from ${dataFile}`);
 else if (dataFile) console.log(`State kept in ${dataFile}`);
-if (args.admin) console.log(`Admin routes: ${sandbox.url}/__sandbox/state, /requests, /faults, /reset`);
+if (settings.admin) {
+	console.log(`Admin routes: ${sandbox.url}/__sandbox/state, /requests, /faults, /token-lifetime, /reset`);
+}
 
 let stopping = false;
 async function stop(signal) {

@@ -5,65 +5,16 @@
  */
 import { sleep } from 'n8n-workflow';
 
+import { ALICE, BOB, call, createCandidate, login, NOT_AUTHORIZED } from './client';
+import type { Reply } from './client';
 import { DEFAULT_COMPANIES, startSandbox } from './server';
 import type { Sandbox, SandboxOptions, SandboxState, TokenLocation } from './server';
 
 // ---- helpers ----------------------------------------------------------------------------
 
-interface Reply {
-	status: number;
-	headers: Headers;
-	text: string;
-	// eslint-disable-next-line @typescript-eslint/no-explicit-any
-	json: any;
-}
-
-interface CallOptions {
-	body?: unknown;
-	/** Sent as is (no JSON encoding). */
-	raw?: string;
-	token?: string;
-	headers?: Record<string, string>;
-}
-
-async function call(sandbox: Sandbox, method: string, path: string, options: CallOptions = {}): Promise<Reply> {
-	const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
-	if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
-	let body: string | undefined;
-	if (options.raw !== undefined) body = options.raw;
-	else if (options.body !== undefined) body = JSON.stringify(options.body);
-	if (body !== undefined && headers['content-type'] === undefined) headers['content-type'] = 'application/json';
-	const response = await fetch(`${sandbox.url}${path}`, { method, headers, body });
-	const text = await response.text();
-	let json: unknown;
-	try {
-		json = JSON.parse(text);
-	} catch {
-		json = undefined;
-	}
-	return { status: response.status, headers: response.headers, text, json };
-}
-
-// The documented demo logins (README/CLI); the first is assembled from parts only because the
-// lint's secret scanner flags any 16-character literal assigned to `password`.
-const ALICE = { login: 'alice@acme.test', password: ['alice', 'password', '1'].join('-') };
-const BOB = { login: 'bob@globex.test', password: 'bob-password-2' };
 const SEEDED_INTEGRATION = '0b0f6f9e-0000-4000-8000-000000000001';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const NOT_AUTHORIZED = { message: 'Not authorized', status: 401 };
 const CANDIDATE_NOT_FOUND = { message: 'Candidate not found', status: 404 };
-
-async function login(sandbox: Sandbox, user: { login: string; password: string }): Promise<string> {
-	const reply = await call(sandbox, 'POST', '/v1/login', { body: { user } });
-	expect(reply.status).toBe(200);
-	return reply.json.data.token as string;
-}
-
-async function createCandidate(sandbox: Sandbox, token: string, body: unknown = { email: 'jane@example.test' }): Promise<string> {
-	const reply = await call(sandbox, 'POST', '/gin/v1/company/candidate', { token, body });
-	expect(reply.status).toBe(201);
-	return reply.json.data.slug as string;
-}
 
 const started: Sandbox[] = [];
 async function sandboxWith(options: SandboxOptions = {}): Promise<Sandbox> {

@@ -5,9 +5,10 @@
  */
 import { fastify } from 'fastify';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { sleep } from 'n8n-workflow';
+import { sleep, sleepWithAbort } from 'n8n-workflow';
 
 import { FaultInjector } from './faults';
+import type { FaultDecision } from './faults';
 import {
 	businessAreas,
 	jobTypes,
@@ -18,6 +19,7 @@ import {
 import { SandboxStore } from './store';
 import type { AuthContext, RecordKind } from './store';
 import type {
+	FaultConfig,
 	FaultName,
 	LoggedRequest,
 	Sandbox,
@@ -41,6 +43,7 @@ import {
 import type { ValidationResult } from './validation';
 
 export type {
+	AfterWorkStatus,
 	CandidateAdditionalInfo,
 	CandidateItSkill,
 	CandidateJob,
@@ -51,6 +54,8 @@ export type {
 	FaultConfig,
 	FaultName,
 	LoggedRequest,
+	LoginScriptEntry,
+	LoginScriptStatus,
 	Sandbox,
 	SandboxCandidate,
 	SandboxCompany,
@@ -102,6 +107,30 @@ export const ADMIN_PREFIX = '/__sandbox';
 const NOT_AUTHORIZED = { message: 'Not authorized', status: 401 };
 const CANDIDATE_NOT_FOUND = { message: 'Candidate not found', status: 404 };
 const INVALID_LOGIN = { error: 'Invalid login or password' };
+const STATUS_MESSAGES: Record<number, string> = {
+	429: 'Too Many Requests',
+	500: 'Internal Server Error',
+	502: 'Bad Gateway',
+	503: 'Service Unavailable',
+	504: 'Gateway Timeout',
+};
+const LOGIN_ROUTE = '/v1/login';
+
+/** Every fault name, so that `counts.faults` lists them all from the start. */
+const FAULT_NAMES: readonly FaultName[] = [
+	'latency',
+	'error500',
+	'error503',
+	'rateLimit',
+	'drop',
+	'tokenExpiry',
+	'unauthorized',
+	'sessionLimit',
+	'afterWorkError',
+	'afterWorkDrop',
+	'hang',
+	'loginScript',
+];
 
 /** Which credentials a route accepts: a session token only, or a session token or an API key. */
 type AuthMode = 'session' | 'sessionOrApiKey';
@@ -130,6 +159,16 @@ const bearer = (header: string | undefined): string | undefined => {
 const headerValue = (value: string | string[] | undefined): string | undefined =>
 	Array.isArray(value) ? value[0] : value;
 
+/** The lifetime a `POST /__sandbox/token-lifetime` body asks for; false when it is not one. */
+function tokenLifetimeFrom(body: unknown): number | undefined | false {
+	if (body === undefined || body === null) return undefined;
+	if (typeof body !== 'object' || Array.isArray(body)) return false;
+	const { ms, seconds } = body as { ms?: unknown; seconds?: unknown };
+	const value = ms ?? (typeof seconds === 'number' ? seconds * 1000 : seconds);
+	if (value === undefined || value === null) return undefined;
+	return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.round(value) : false;
+}
+
 const hostForUrl = (host: string): string => (host.includes(':') ? `[${host}]` : host);
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
@@ -144,18 +183,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const requests: LoggedRequest[] = [];
 	const counts: SandboxCounts = {
 		logins: 0,
+		loginAttempts: 0,
 		logouts: 0,
 		candidatesCreated: 0,
 		recordsCreated: 0,
-		faults: { latency: 0, error500: 0, error503: 0, rateLimit: 0, drop: 0, tokenExpiry: 0 },
+		faults: Object.fromEntries(FAULT_NAMES.map((name) => [name, 0])),
 	};
 	const faults = new FaultInjector(options.faults);
 
 	const { onStateChange } = options;
 	let notifying = false;
-	const store: SandboxStore = new SandboxStore(
-		options.tokenLifetimeMs,
-		onStateChange
+	const store: SandboxStore = new SandboxStore({
+		tokenLifetimeMs: options.tokenLifetimeMs,
+		singleSessionPerUser: options.singleSessionPerUser,
+		onChange: onStateChange
 			? () => {
 					if (notifying) return;
 					notifying = true;
@@ -166,12 +207,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 					}
 				}
 			: undefined,
-	);
+	});
 	if (options.initialState) store.restore(options.initialState);
 	else await store.seed(companies);
 
 	const logEntries = new WeakMap<FastifyRequest, LoggedRequest>();
 	const authContexts = new WeakMap<FastifyRequest, AuthContext>();
+	const decisions = new WeakMap<FastifyRequest, FaultDecision>();
+	/** Aborts of the requests being held (hang faults); all fire on close. */
+	const holds = new Set<AbortController>();
 
 	const countFault = (request: FastifyRequest, name: FaultName): void => {
 		counts.faults[name] = (counts.faults[name] ?? 0) + 1;
@@ -226,66 +270,174 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
 	app.setNotFoundHandler((_request, reply) => reply.code(404).send({ message: 'Not found', status: 404 }));
 
-	// 1. Request log, 2. injected faults (before any processing), 3. authentication.
-	app.addHook('onRequest', async (request, reply) => {
-		const config = routeConfig(request);
-		if (config.admin) return;
-		const path = request.url.split('?')[0];
+	const logRequest = (request: FastifyRequest): LoggedRequest => {
 		const entry: LoggedRequest = {
 			method: request.method,
-			path,
+			path: request.url.split('?')[0],
 			query: flatten(request.query as Record<string, unknown>),
 			headers: flatten(request.headers),
 			body: undefined,
 			status: 0,
 			at: Date.now(),
+			auth: 'none',
 		};
 		requests.push(entry);
 		logEntries.set(request, entry);
+		return entry;
+	};
 
-		const decision = faults.decide(path);
+	/** Holds a request `ms` long; false when the client left or the sandbox closes meanwhile. */
+	const hold = async (reply: FastifyReply, ms: number): Promise<boolean> => {
+		const abort = new AbortController();
+		const onClose = () => abort.abort();
+		holds.add(abort);
+		reply.raw.once('close', onClose);
+		try {
+			await sleepWithAbort(ms, abort.signal);
+			return true;
+		} catch {
+			return false;
+		} finally {
+			holds.delete(abort);
+			reply.raw.off('close', onClose);
+		}
+	};
+
+	/** Ends the request without an answer: the socket is destroyed. */
+	const abandon = (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+		reply.hijack();
+		request.raw.socket.destroy();
+		return reply;
+	};
+
+	const sendStatus = (reply: FastifyReply, status: number, retryAfter: string | undefined, isLogin: boolean) => {
+		if (retryAfter !== undefined) reply.header('Retry-After', retryAfter);
+		if (status === 401) return reply.code(401).send(isLogin ? INVALID_LOGIN : NOT_AUTHORIZED);
+		return reply.code(status).send({ message: STATUS_MESSAGES[status] ?? 'Error', status });
+	};
+
+	/** Latency, a hang before processing, and the pre-work outcomes; true when the request goes on. */
+	const preWork = async (
+		request: FastifyRequest,
+		reply: FastifyReply,
+		decision: FaultDecision,
+		isLogin: boolean,
+	): Promise<boolean> => {
 		if (decision.latencyMs > 0) {
 			countFault(request, 'latency');
 			await sleep(decision.latencyMs);
 		}
+		if (decision.hang && !decision.hang.afterWork) {
+			countFault(request, 'hang');
+			if (!(await hold(reply, decision.hang.ms))) {
+				abandon(request, reply);
+				return false;
+			}
+		}
 		const { outcome } = decision;
 		if (outcome.kind === 'drop') {
-			countFault(request, 'drop');
-			reply.hijack();
-			request.raw.socket.destroy();
-			return reply;
+			countFault(request, outcome.fault);
+			abandon(request, reply);
+			return false;
 		}
-		if (outcome.kind === 'error') {
-			countFault(request, outcome.status === 500 ? 'error500' : 'error503');
-			const message = outcome.status === 500 ? 'Internal Server Error' : 'Service Unavailable';
-			return reply.code(outcome.status).send({ message, status: outcome.status });
+		if (outcome.kind === 'status') {
+			countFault(request, outcome.fault);
+			void sendStatus(reply, outcome.status, outcome.retryAfter, isLogin);
+			return false;
 		}
-		if (outcome.kind === 'rateLimit') {
-			countFault(request, 'rateLimit');
-			return reply
-				.code(429)
-				.header('Retry-After', String(outcome.retryAfterSeconds))
-				.send({ message: 'Too Many Requests', status: 429 });
-		}
+		return true;
+	};
 
-		if (!config.auth) return;
-		const context = authenticate(request, config.auth);
-		if (!context) return reply.code(401).send(NOT_AUTHORIZED);
+	/**
+	 * Authenticates the request, then applies the injected 401, token expiry and session limits;
+	 * false when it was answered 401.
+	 */
+	const checkCredentials = (
+		request: FastifyRequest,
+		reply: FastifyReply,
+		mode: AuthMode,
+		entry: LoggedRequest,
+		decision: FaultDecision,
+	): boolean => {
+		const context = authenticate(request, mode);
+		if (!context) {
+			void reply.code(401).send(NOT_AUTHORIZED);
+			return false;
+		}
 		authContexts.set(request, context);
-		if (faults.countAuthenticated(path)) {
+		entry.auth = context.kind;
+		if (context.kind === 'session') {
+			entry.session = context.session;
+			if (decision.outcome.kind === 'unauthorized') {
+				store.endSession(context.token);
+				countFault(request, 'unauthorized');
+				void reply.code(401).send(NOT_AUTHORIZED);
+				return false;
+			}
+			if (faults.countSessionRequest(context.session, entry.path)) {
+				store.endSession(context.token);
+				countFault(request, 'sessionLimit');
+			}
+		}
+		if (faults.countAuthenticated(entry.path)) {
 			store.expireAllSessions();
 			countFault(request, 'tokenExpiry');
 		}
+		return true;
+	};
+
+	// 1. Request log, 2. injected faults (before any processing), 3. authentication.
+	app.addHook('onRequest', async (request, reply) => {
+		const config = routeConfig(request);
+		if (config.admin) return;
+		const entry = logRequest(request);
+		const isLogin = request.method === 'POST' && request.routeOptions?.url === LOGIN_ROUTE;
+		if (isLogin) counts.loginAttempts += 1;
+		const decision = faults.decide(entry.path, isLogin);
+		decisions.set(request, decision);
+		if (!(await preWork(request, reply, decision, isLogin))) return reply;
+		if (config.auth && !checkCredentials(request, reply, config.auth, entry, decision)) return reply;
 		return;
 	});
 
+	/** A hang after processing, then the after-work faults (only on a 2xx answer). */
+	const afterWork = async (
+		request: FastifyRequest,
+		reply: FastifyReply,
+		entry: LoggedRequest,
+		decision: FaultDecision,
+		payload: unknown,
+	): Promise<unknown> => {
+		if (decision.hang?.afterWork) {
+			countFault(request, 'hang');
+			if (!(await hold(reply, decision.hang.ms))) {
+				entry.status = 0;
+				request.raw.socket.destroy();
+				return payload;
+			}
+		}
+		const { outcome } = decision;
+		const worked = reply.statusCode >= 200 && reply.statusCode < 300;
+		if (!worked || (outcome.kind !== 'afterWorkError' && outcome.kind !== 'afterWorkDrop')) return payload;
+		entry.workStatus = reply.statusCode;
+		countFault(request, outcome.kind);
+		if (outcome.kind === 'afterWorkDrop') {
+			entry.status = 0;
+			request.raw.socket.destroy();
+			return payload;
+		}
+		entry.status = outcome.status;
+		reply.code(outcome.status).header('content-type', 'application/json; charset=utf-8');
+		return JSON.stringify({ message: STATUS_MESSAGES[outcome.status], status: outcome.status });
+	};
+
 	app.addHook('onSend', async (request, reply, payload) => {
 		const entry = logEntries.get(request);
-		if (entry) {
-			entry.status = reply.statusCode;
-			entry.body = request.body;
-		}
-		return payload;
+		if (!entry) return payload;
+		entry.status = reply.statusCode;
+		entry.body = request.body;
+		const decision = decisions.get(request);
+		return decision ? await afterWork(request, reply, entry, decision, payload) : payload;
 	});
 
 	function authenticate(request: FastifyRequest, mode: AuthMode): AuthContext | undefined {
@@ -293,7 +445,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		if (presented !== undefined) {
 			const session = store.session(presented);
 			if (session) {
-				return { kind: 'session', companyId: session.companyId, userId: session.userId, token: presented };
+				const { companyId, userId, number } = session;
+				return { kind: 'session', companyId, userId, token: presented, session: number };
 			}
 			if (mode === 'sessionOrApiKey') {
 				const key = store.apiKeyByValue(presented);
@@ -313,7 +466,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		reply.code(422).send({ message, status: 422 });
 
 	// ---- Session --------------------------------------------------------------------------
-	app.post('/v1/login', async (request, reply) => {
+	app.post(LOGIN_ROUTE, async (request, reply) => {
 		const body = request.body as { user?: { login?: unknown; email?: unknown; password?: unknown } } | undefined;
 		const user = body && typeof body === 'object' ? body.user : undefined;
 		const login = user?.login ?? user?.email;
@@ -324,6 +477,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		const result = await store.login(login, secret);
 		if (!result) return reply.code(401).send(INVALID_LOGIN);
 		counts.logins += 1;
+		const entry = logEntries.get(request);
+		if (entry) entry.newSession = result.session.number;
+		const { token } = result.session;
 		const userData: Record<string, unknown> = {
 			id: result.user.id,
 			email: result.user.email,
@@ -334,29 +490,29 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		const response: Record<string, unknown> = { message: 'Signed in successfully', status: 200 };
 		switch (tokenLocation) {
 			case 'data.token':
-				response.data = { ...userData, token: result.token };
+				response.data = { ...userData, token: token };
 				break;
 			case 'data.user.token':
-				response.data = { ...userData, user: { ...userData, token: result.token } };
+				response.data = { ...userData, user: { ...userData, token: token } };
 				break;
 			case 'data.access_token':
-				response.data = { ...userData, access_token: result.token };
+				response.data = { ...userData, access_token: token };
 				break;
 			case 'top.token':
 				response.data = userData;
-				response.token = result.token;
+				response.token = token;
 				break;
 			case 'header.authorization':
 				response.data = userData;
-				reply.header('Authorization', `Bearer ${result.token}`);
+				reply.header('Authorization', `Bearer ${token}`);
 				break;
 			case 'header.x-auth-token':
 				response.data = userData;
-				reply.header('X-Auth-Token', result.token);
+				reply.header('X-Auth-Token', token);
 				break;
 			case 'none':
 				response.data = userData;
-				store.endSession(result.token);
+				store.endSession(token);
 				break;
 		}
 		return reply.code(200).send(response);
@@ -516,7 +672,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		await store.seed(companies);
 		faults.set({});
 		requests.length = 0;
+		store.setTokenLifetime(options.tokenLifetimeMs);
 		counts.logins = 0;
+		counts.loginAttempts = 0;
 		counts.logouts = 0;
 		counts.candidatesCreated = 0;
 		counts.recordsCreated = 0;
@@ -532,8 +690,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			if (typeof body !== 'object' || Array.isArray(body)) {
 				return unprocessable(reply, 'body: must be a JSON object');
 			}
-			faults.set(body);
+			faults.set(body as FaultConfig);
 			return { message: 'Faults set', status: 200, data: faults.get() };
+		});
+		app.post(`${ADMIN_PREFIX}/token-lifetime`, admin, async (request, reply) => {
+			const lifetime = tokenLifetimeFrom(request.body);
+			if (lifetime === false) {
+				return unprocessable(reply, 'body: {ms: N} or {seconds: N} (N >= 0), or {} for no lifetime');
+			}
+			store.setTokenLifetime(lifetime);
+			return { message: 'Token lifetime set', status: 200, data: { ms: lifetime ?? null } };
 		});
 		app.post(`${ADMIN_PREFIX}/reset`, admin, async () => {
 			await reset();
@@ -549,6 +715,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		url: `http://${hostForUrl(host)}:${port}`,
 		port,
 		close: async () => {
+			for (const abort of holds) abort.abort();
 			await app.close();
 		},
 		requests,
@@ -556,6 +723,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			requests.length = 0;
 		},
 		setFaults: (config) => faults.set(config),
+		setTokenLifetime: (ms) => store.setTokenLifetime(ms),
 		faults: () => faults.get(),
 		counts,
 		state: () => store.snapshot(),

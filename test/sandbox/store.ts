@@ -41,10 +41,21 @@ export async function verifyPassword(secret: string, stored: string): Promise<bo
 }
 
 export type AuthContext =
-	| { kind: 'session'; companyId: number; userId: number; token: string }
+	| { kind: 'session'; companyId: number; userId: number; token: string; session: number }
 	| { kind: 'apiKey'; companyId: number; apiKeyId: number };
 
 export type RecordKind = keyof CandidateRecords;
+
+export interface StoreOptions {
+	/** Lifetime of new sessions; undefined = none. */
+	tokenLifetimeMs?: number;
+	/** A new session of a user ends that user's earlier sessions. */
+	singleSessionPerUser?: boolean;
+	/** Called after every mutation. */
+	onChange?: () => void;
+}
+
+const FIRST_IDS = (): SandboxState['nextIds'] => ({ user: 1, apiKey: 1, record: 1, session: 1 });
 
 const emptyRecords = (): CandidateRecords => ({
 	jobs: [],
@@ -59,18 +70,28 @@ export class SandboxStore {
 
 	private sessions = new Map<string, StoredSession>();
 
-	private nextIds = { user: 1, apiKey: 1, record: 1 };
+	private nextIds = FIRST_IDS();
+
+	/** Successful logins since the seed. */
+	private logins = 0;
+
+	private tokenLifetimeMs: number | undefined;
 
 	/** Used to spend the same scrypt time on unknown logins as on known ones. */
 	private decoyHash = '';
 
-	constructor(
-		private readonly tokenLifetimeMs: number | undefined,
-		private readonly onChange: (() => void) | undefined,
-	) {}
+	constructor(private readonly options: StoreOptions = {}) {
+		this.tokenLifetimeMs = options.tokenLifetimeMs;
+	}
+
+	/** Lifetime of sessions created from now on (existing sessions keep theirs). */
+	setTokenLifetime(ms: number | undefined): void {
+		this.tokenLifetimeMs = ms;
+	}
 
 	async seed(companies: SandboxCompany[]): Promise<void> {
-		this.nextIds = { user: 1, apiKey: 1, record: 1 };
+		this.nextIds = FIRST_IDS();
+		this.logins = 0;
 		this.sessions.clear();
 		const seeded: StoredCompany[] = [];
 		for (const company of companies) {
@@ -95,11 +116,18 @@ export class SandboxStore {
 		this.changed();
 	}
 
+	/** Takes a saved state; states saved before sessions had numbers get them now. */
 	restore(state: SandboxState): void {
 		const copy = structuredClone(state);
 		this.companies = copy.companies;
-		this.nextIds = copy.nextIds;
-		this.sessions = new Map(copy.sessions.map((session) => [session.token, session]));
+		this.nextIds = { ...FIRST_IDS(), ...copy.nextIds };
+		this.logins = copy.logins ?? 0;
+		this.sessions = new Map();
+		for (const session of copy.sessions) {
+			session.number ??= this.nextIds.session++;
+			this.nextIds.session = Math.max(this.nextIds.session, session.number + 1);
+			this.sessions.set(session.token, session);
+		}
 		this.pruneExpired();
 	}
 
@@ -109,7 +137,7 @@ export class SandboxStore {
 	}
 
 	private changed(): void {
-		this.onChange?.();
+		this.options.onChange?.();
 	}
 
 	snapshot(): SandboxState {
@@ -119,6 +147,7 @@ export class SandboxStore {
 			companies: this.companies,
 			sessions: [...this.sessions.values()],
 			liveTokens: this.sessions.size,
+			logins: this.logins,
 			nextIds: this.nextIds,
 		});
 	}
@@ -138,32 +167,37 @@ export class SandboxStore {
 		return undefined;
 	}
 
-	/** Checks the credentials; on success returns the user and a new session token. */
+	/** Checks the credentials; on success returns the user and a new session. */
 	async login(
 		email: string,
 		secret: string,
-	): Promise<{ user: StoredUser; companyId: number; token: string } | undefined> {
+	): Promise<{ user: StoredUser; companyId: number; session: StoredSession } | undefined> {
 		const found = this.findUser(email);
 		const matches = await verifyPassword(secret, found?.user.passwordHash ?? (await this.decoy()));
 		if (!found || !matches) return undefined;
-		const token = this.createSession(found.user.id, found.company.id);
-		return { user: found.user, companyId: found.company.id, token };
+		this.logins += 1;
+		const session = this.createSession(found.user.id, found.company.id);
+		return { user: found.user, companyId: found.company.id, session };
 	}
 
 	issueToken(email: string): string {
 		const found = this.findUser(email);
 		if (!found) throw new Error(`Sandbox: no user with e-mail ${email}`);
-		return this.createSession(found.user.id, found.company.id);
+		return this.createSession(found.user.id, found.company.id).token;
 	}
 
-	private createSession(userId: number, companyId: number): string {
+	private createSession(userId: number, companyId: number): StoredSession {
+		if (this.options.singleSessionPerUser) {
+			for (const [token, other] of this.sessions) if (other.userId === userId) this.sessions.delete(token);
+		}
 		const token = randomBytes(TOKEN_BYTES).toString('hex');
 		const createdAt = Date.now();
-		const session: StoredSession = { token, userId, companyId, createdAt };
+		const number = this.nextIds.session++;
+		const session: StoredSession = { number, token, userId, companyId, createdAt };
 		if (this.tokenLifetimeMs !== undefined) session.expiresAt = createdAt + this.tokenLifetimeMs;
 		this.sessions.set(token, session);
 		this.changed();
-		return token;
+		return structuredClone(session);
 	}
 
 	/** Resolves a session token, dropping it when its lifetime is over. */

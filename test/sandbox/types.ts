@@ -15,6 +15,18 @@ export interface SandboxCompany {
 	apiKeys?: string[];
 }
 
+/** Statuses a `loginScript` entry may answer with (401 = the service's invalid-login answer). */
+export type LoginScriptStatus = 401 | 429 | 500 | 502 | 503 | 504;
+
+/** One scripted answer to one `POST /v1/login`. */
+export type LoginScriptEntry =
+	| { status: LoginScriptStatus; retryAfter?: string }
+	| { drop: true }
+	| { ok: true };
+
+/** Statuses an after-work error may answer with. */
+export type AfterWorkStatus = 500 | 502 | 503 | 504;
+
 export interface FaultConfig {
 	/** Fixed latency added to every request. */
 	latencyMs?: number;
@@ -22,19 +34,47 @@ export interface FaultConfig {
 	latencyJitterMs?: number;
 	/** Fraction (0..1) answered 500 or 503 (half each) before processing. */
 	errorRate?: number;
+	/** With `errorRate`: a pre-work 503 carries `Retry-After: <this many seconds>` (default: no header). */
+	retryAfterOn503?: number;
 	/** Fraction answered 429 with a `Retry-After` header (seconds). */
 	rateLimitRate?: number;
 	/** `Retry-After` value in seconds; default 1. */
 	retryAfterSeconds?: number;
 	/** Fraction whose socket is destroyed without an answer (before processing). */
 	dropRate?: number;
+	/**
+	 * Fraction of requests authenticated with a session token that are answered 401 (the normal
+	 * `Not authorized` body) instead of being processed; that token dies, other tokens live.
+	 */
+	unauthorizedRate?: number;
+	/** Fraction processed and stored, then answered with an error status (no `Retry-After`). */
+	afterWorkErrorRate?: number;
+	/** The statuses an after-work error picks from (uniformly, per request); default [503]. */
+	afterWorkErrorStatuses?: AfterWorkStatus[];
+	/** Fraction processed and stored, then the socket is destroyed without an answer. */
+	afterWorkDropRate?: number;
 	/** After N authenticated requests all live session tokens die (once, unless `repeat`). */
 	expireTokensAfterRequests?: number;
 	/** With `expireTokensAfterRequests`: kill the tokens again after every further N requests. */
 	repeat?: boolean;
+	/**
+	 * A session token dies after this many authenticated requests made with it (the last one is
+	 * still answered). A range draws each session's limit (integers, inclusive) with the PRNG.
+	 */
+	sessionRequestLimit?: number | { min: number; max: number };
+	/** How long a hanging request is held (ms); nothing hangs without it. */
+	hangMs?: number;
+	/** Path prefixes whose requests hang (all of them unless `hangRate` is given). */
+	hangPaths?: string[];
+	/** Fraction of requests (on `hangPaths` when given) that hang; default 1 with `hangPaths`, else 0. */
+	hangRate?: number;
+	/** Hold hanging requests after processing instead of before. */
+	hangAfterWork?: boolean;
+	/** Answers to the next logins, one entry per `POST /v1/login`; then logins behave normally. */
+	loginScript?: LoginScriptEntry[];
 	/** Seed of the PRNG that decides the random faults (reproducible runs). */
 	seed?: number;
-	/** Only apply faults to paths starting with one of these prefixes. */
+	/** Only apply faults to paths starting with one of these prefixes (`loginScript` excepted). */
 	paths?: string[];
 }
 
@@ -54,8 +94,10 @@ export interface SandboxOptions {
 	port?: number;
 	/** Default: DEFAULT_COMPANIES. */
 	companies?: SandboxCompany[];
-	/** Optional session token lifetime (expiry simulation). */
+	/** Optional session token lifetime (expiry simulation); `setTokenLifetime` changes it later. */
 	tokenLifetimeMs?: number;
+	/** A new session of a user (login or `issueToken`) ends that user's earlier sessions. */
+	singleSessionPerUser?: boolean;
 	/** Where a successful login puts the session token; default 'data.token'. */
 	tokenLocation?: TokenLocation;
 	/** Request body limit; default 1 MiB, larger bodies are answered 413. */
@@ -82,16 +124,39 @@ export interface LoggedRequest {
 	fault?: string;
 	/** Arrival time, ms since the epoch. */
 	at: number;
+	/** How the request was authenticated: 'none' when not (no credentials needed or refused). */
+	auth: 'none' | 'session' | 'apiKey';
+	/** Number of the session whose token authenticated the request (`StoredSession.number`). */
+	session?: number;
+	/** Number of the session a successful login created. */
+	newSession?: number;
+	/** Status the processing produced, when an after-work fault replaced or withheld it. */
+	workStatus?: number;
 }
 
-export type FaultName = 'latency' | 'error500' | 'error503' | 'rateLimit' | 'drop' | 'tokenExpiry';
+export type FaultName =
+	| 'latency'
+	| 'error500'
+	| 'error503'
+	| 'rateLimit'
+	| 'drop'
+	| 'tokenExpiry'
+	| 'unauthorized'
+	| 'sessionLimit'
+	| 'afterWorkError'
+	| 'afterWorkDrop'
+	| 'hang'
+	| 'loginScript';
 
 export interface SandboxCounts {
+	/** Successful logins (a session was created). */
 	logins: number;
+	/** Every `POST /v1/login` that arrived, faulted or refused ones included. */
+	loginAttempts: number;
 	logouts: number;
 	candidatesCreated: number;
 	recordsCreated: number;
-	/** Injected faults by name: latency, error500, error503, rateLimit, drop, tokenExpiry. */
+	/** Injected faults by `FaultName` (all present, 0 when none). */
 	faults: Record<string, number>;
 }
 
@@ -197,6 +262,8 @@ export interface StoredCompany {
 }
 
 export interface StoredSession {
+	/** Opaque sequence number (1, 2, …): how the request log names the session. */
+	number: number;
 	token: string;
 	userId: number;
 	companyId: number;
@@ -211,7 +278,9 @@ export interface SandboxState {
 	sessions: StoredSession[];
 	/** Number of live session tokens (informational; recomputed on restore). */
 	liveTokens: number;
-	nextIds: { user: number; apiKey: number; record: number };
+	/** Successful logins since the seed (kept across restore; `issueToken` is not one). */
+	logins: number;
+	nextIds: { user: number; apiKey: number; record: number; session: number };
 }
 
 export interface Sandbox {
@@ -220,8 +289,10 @@ export interface Sandbox {
 	close(): Promise<void>;
 	requests: LoggedRequest[];
 	clearRequests(): void;
-	/** Replaces the fault configuration (and restarts its PRNG and request counter). */
+	/** Replaces the fault configuration (and restarts its PRNG, request counters and login script). */
 	setFaults(f: FaultConfig): void;
+	/** Lifetime of sessions created from now on; undefined = no lifetime. */
+	setTokenLifetime(ms: number | undefined): void;
 	counts: SandboxCounts;
 	/** Deep copy of everything. */
 	state(): SandboxState;
