@@ -203,6 +203,7 @@ export async function startN8n({
 		try {
 			process.kill(-child.pid, 'SIGKILL');
 		} catch {}
+		if (ownFolder && !keepUserFolder) fs.rmSync(userFolder, { recursive: true, force: true });
 	};
 	process.on('exit', killOnExit);
 

@@ -11,12 +11,24 @@ import { CREDENTIAL_TYPE, DEFAULT_OWNER, startN8n } from '../n8n/server.mjs';
 import { installWorkflow } from './load.mjs';
 import { startPostgres, startRedis } from './services.mjs';
 
-/** Runs the stop functions in reverse order; errors are logged, not thrown. */
-function stopper(log) {
-	const stops = [];
+/**
+ * Stop functions, run in reverse order; errors are logged, not thrown. Each one is also put into
+ * the caller's `registry` (the script's list of everything running) the moment its process has
+ * started, so that Ctrl-C during start-up stops it too.
+ */
+function stopper(log, registry = []) {
+	const list = [];
+	const stops = {
+		push(...fns) {
+			list.push(...fns);
+			registry.push(...fns);
+		},
+	};
 	const stop = async () => {
-		while (stops.length) {
-			const fn = stops.pop();
+		while (list.length) {
+			const fn = list.pop();
+			const i = registry.indexOf(fn);
+			if (i >= 0) registry.splice(i, 1);
 			try {
 				await fn();
 			} catch (err) {
@@ -54,10 +66,12 @@ export function queueEnv({ pg, redis, encryptionKey }) {
 }
 
 /**
+ * `registry`: an array the stop function of every started process is added to (and removed from
+ * again by `stop()`).
  * @returns {Promise<{ kind: 'queue', main, workers, pg, redis, rest, credential, workflow, stop }>}
  */
-export async function startQueueStack({ packageDir, sandboxUrl, workers = 2, concurrency = 4, log }) {
-	const { stops, stop } = stopper(log);
+export async function startQueueStack({ packageDir, sandboxUrl, workers = 2, concurrency = 4, log, registry }) {
+	const { stops, stop } = stopper(log, registry);
 	try {
 		const [pg, redis] = await Promise.all([startPostgres({ log }), startRedis({ log })]);
 		stops.push(pg.stop, redis.stop);
@@ -85,8 +99,8 @@ export async function startQueueStack({ packageDir, sandboxUrl, workers = 2, con
 }
 
 /** One regular n8n (SQLite; executions run in the main process). */
-export async function startRegularStack({ packageDir, sandboxUrl, log }) {
-	const { stops, stop } = stopper(log);
+export async function startRegularStack({ packageDir, sandboxUrl, log, registry }) {
+	const { stops, stop } = stopper(log, registry);
 	try {
 		const main = await startN8n({ packageDir, log, name: 'n8n-regular' });
 		stops.push(main.stop);
