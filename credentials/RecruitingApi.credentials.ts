@@ -3,22 +3,12 @@ import type {
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
-	IDataObject,
 	IHttpRequestHelper,
-	IHttpRequestOptions,
 	Icon,
 	INodeProperties,
 } from 'n8n-workflow';
 
-import {
-	authMode,
-	baseUrlProblem,
-	extractToken,
-	joinUrl,
-	openSessionToken,
-	sealSessionToken,
-	serviceText,
-} from '../nodes/Recruiting/transport/login';
+import { authenticateRequest, logIn } from '../nodes/Recruiting/transport/auth';
 
 export class RecruitingApi implements ICredentialType {
 	name = 'recruitingApi';
@@ -137,75 +127,18 @@ export class RecruitingApi implements ICredentialType {
 	];
 
 	/**
-	 * E-mail and password mode: log in and store the session token in the hidden, expirable
+	 * Email and Password: log in and store the session token in the hidden, expirable
 	 * `sessionToken` field. n8n calls this when that field is empty, on a credential test, and
 	 * once after a request answered 401, then saves what it returns with the credential (so the
 	 * token is shared by executions and queue-mode workers). Other modes need no login: returning
-	 * no `sessionToken` tells n8n there is nothing to store.
+	 * no `sessionToken` tells n8n there is nothing to store. The login itself is in the transport
+	 * (transport/auth.ts), shared with Session → Log In.
 	 */
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
-		if (authMode(credentials) !== 'emailPassword') return {};
-		const problem = baseUrlProblem(credentials.baseUrl);
-		if (problem) throw new Error(problem);
-		const email = typeof credentials.email === 'string' ? credentials.email.trim() : '';
-		const password = typeof credentials.password === 'string' ? credentials.password : '';
-		if (email === '' || password === '') {
-			throw new Error('The Recruiting API credential needs an Email and a Password to log in.');
-		}
-		const request: IHttpRequestOptions = {
-			method: 'POST',
-			url: joinUrl(credentials.baseUrl as string, '/v1/login'),
-			headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-			body: { user: { login: email, password } },
-			json: true,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-		};
-		let response: { statusCode?: number; body?: unknown; headers?: IDataObject };
-		try {
-			response = (await this.helpers.httpRequest(request)) as typeof response;
-		} catch (error) {
-			const reason = error instanceof Error ? error.message : 'no answer';
-			throw new Error(
-				`Could not reach the recruiting service at ${credentials.baseUrl as string} to log in (${reason}). Check the Base URL.`,
-			);
-		}
-		const status = response.statusCode ?? 0;
-		let body = response.body;
-		if (typeof body === 'string' && body.trim().startsWith('{')) {
-			try {
-				body = JSON.parse(body);
-			} catch {
-				// not JSON: handled as "no token" below
-			}
-		}
-		if (status === 401 || status === 403) {
-			throw new Error(
-				`Login failed: ${serviceText(body) ?? 'the service rejected the e-mail or password'} (HTTP ${status})`,
-			);
-		}
-		if (status < 200 || status >= 300) {
-			throw new Error(
-				`Login failed with HTTP ${status}${serviceText(body) ? `: ${serviceText(body)}` : ''}. Check the Base URL.`,
-			);
-		}
-		const tokenPath = typeof credentials.tokenPath === 'string' ? credentials.tokenPath : '';
-		return { sessionToken: sealSessionToken(credentials, extractToken(body, response.headers, tokenPath)) };
+		return await logIn(this.helpers, credentials);
 	}
 
-	authenticate: IAuthenticate = async (credentials, requestOptions) => {
-		const headers: IDataObject = { ...(requestOptions.headers ?? {}) };
-		const mode = authMode(credentials);
-		if (mode === 'apiKey') {
-			const header = String(credentials.apiKeyHeader ?? '').trim() || 'Authorization';
-			const key = String(credentials.apiKey ?? '');
-			headers[header] = header.toLowerCase() === 'authorization' ? `Bearer ${key}` : key;
-		} else {
-			const token = mode === 'accessToken' ? credentials.accessToken : openSessionToken(credentials);
-			headers.Authorization = `Bearer ${String(token ?? '')}`;
-		}
-		return { ...requestOptions, headers };
-	};
+	authenticate: IAuthenticate = async (credentials, requestOptions) => authenticateRequest(credentials, requestOptions);
 
 	test: ICredentialTestRequest = {
 		request: {

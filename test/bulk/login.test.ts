@@ -95,7 +95,7 @@ describe('one login under load', () => {
 		expect(result.items).toHaveLength(30);
 		expect(pairedIndexes(result.items)).toEqual(items.map((_, index) => index));
 		for (const item of result.items) {
-			expect(item.json.error).toBe('Login failed: Invalid login or password (HTTP 401)');
+			expect(item.json.error).toBe('Login failed: Invalid login or password (HTTP 401). Check Email and Password in the Recruiting API credential.');
 		}
 		// The refusal is final for the execution: one login attempt, not one per item or wave.
 		expect(requestsTo(sandbox().requests, LOGIN_PATH)).toHaveLength(1);

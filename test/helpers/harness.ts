@@ -41,7 +41,7 @@ import {
 } from 'n8n-workflow';
 
 import { RecruitingApi } from '../../credentials/RecruitingApi.credentials';
-import { openSessionToken } from '../../nodes/Recruiting/transport/login';
+import { openSessionToken } from '../../nodes/Recruiting/transport/token';
 import { Recruiting } from '../../nodes/Recruiting/Recruiting.node';
 
 export const NODE_TYPE = 'n8n-nodes-recruiting.recruiting';

@@ -56,7 +56,7 @@ describe('apiKey getAll / create / delete', () => {
 	it('deleting an unknown key fails with a clear error; the keys stay', async () => {
 		const before = storedKeys(1);
 		const result = await alice.run({ parameters: keys('delete', { apiKeyId: '99999' }) });
-		expect(result.error?.message).toBe('No API key with ID "99999" was found (HTTP 404)');
+		expect(result.error?.message).toBe("No API key with this ID was found (HTTP 404)");
 		expect(storedKeys(1)).toEqual(before);
 	});
 
@@ -64,7 +64,7 @@ describe('apiKey getAll / create / delete', () => {
 		const [key] = storedKeys(1);
 		const result = await bob.run({ parameters: keys('delete', { apiKeyId: String(key.id) }), onError: 'continueRegularOutput' });
 		expect(result.items).toHaveLength(1);
-		expect(result.items[0].json.error).toBe(`No API key with ID "${String(key.id)}" was found (HTTP 404)`);
+		expect(result.items[0].json.error).toBe("No API key with this ID was found (HTTP 404)");
 		expect(storedKeys(1)).toContainEqual(key);
 		expect((await runOk(bob, keys('getAll'))).items).toEqual([]);
 	});

@@ -33,7 +33,7 @@ async function isLive(box: Sandbox, token: unknown): Promise<boolean> {
 describe('session.login for every token location the sandbox offers', () => {
 	const locations = TOKEN_LOCATIONS.filter((location) => location !== 'none');
 
-	it.each(locations)('token in %s: n8n stores a live session, Log In outputs the user, the token only on request', async (location) => {
+	it.each(locations)('token in %s: Log In logs in once and outputs the user, the token only on request; the node then stores its own live session', async (location) => {
 		const box = await startSandbox({ tokenLocation: location as TokenLocation });
 		try {
 			const harness = new Harness(emailCredential(box));
@@ -46,20 +46,23 @@ describe('session.login for every token location the sandbox offers', () => {
 			}
 			expect(JSON.stringify(plain.items)).not.toMatch(/[0-9a-f]{64}/);
 			expect(JSON.stringify(plain.items)).not.toContain(ALICE.password);
-			// n8n's own login (stored) + the operation's login
-			expect(harness.credentials.events.logins).toBe(1);
-			expect(box.counts.logins).toBe(2);
-			const stored = harness.credentials.session();
-			expect(stored).toMatch(/^[0-9a-f]{64}$/);
-			expect(await isLive(box, stored)).toBe(true);
+			// the operation's own login only: nothing logs in before it, nothing is stored
+			expect(box.counts.logins).toBe(1);
+			expect(harness.credentials.events.logins).toBe(0);
+			expect(harness.credentials.session()).toBe('');
 
 			const withToken = await runOk(harness, login({ includeToken: true }));
 			const token = outputs(withToken)[0].token;
 			expect(token).toMatch(/^[0-9a-f]{64}$/);
-			expect(token).not.toBe(stored);
 			expect(await isLive(box, token)).toBe(true);
-			// the stored session was still good: no second login by n8n
+
+			// a request that needs a session: the node logs in by itself and stores that session
+			await runOk(harness, listKeys);
 			expect(harness.credentials.events.logins).toBe(1);
+			const stored = harness.credentials.session();
+			expect(stored).toMatch(/^[0-9a-f]{64}$/);
+			expect(stored).not.toBe(token);
+			expect(await isLive(box, stored)).toBe(true);
 		} finally {
 			await box.close();
 		}
@@ -89,9 +92,10 @@ describe('session.login for every token location the sandbox offers', () => {
 			const harness = new Harness(emailCredential(box, ALICE, { tokenPath }));
 			const result = await runOk(harness, login({ includeToken: true }));
 			expect(outputs(result)[0].token).toMatch(/^[0-9a-f]{64}$/);
-			expect(await isLive(box, harness.credentials.session())).toBe(true);
+			expect(await isLive(box, outputs(result)[0].token)).toBe(true);
 			const keys = await runOk(harness, listKeys);
 			expect(keys.items).toEqual([]);
+			expect(await isLive(box, harness.credentials.session())).toBe(true);
 		} finally {
 			await box.close();
 		}
@@ -118,7 +122,7 @@ describe('session.login for every token location the sandbox offers', () => {
 		const result = await runOk(harness, login(), [{ a: 1 }, { a: 2 }, { a: 3 }]);
 		expect(outputs(result)).toEqual([aliceUser, aliceUser, aliceUser]);
 		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		expect(sandbox().counts.logins - before).toBe(2);
+		expect(sandbox().counts.logins - before).toBe(1);
 	});
 });
 

@@ -102,7 +102,7 @@ describe('apiKey.create', () => {
 		scope.done();
 	});
 
-	it('without authorization after logging in again fails with the service\'s message', async () => {
+	it('without authorization after logging in again (a fresh session refused twice) fails with the service\'s message', async () => {
 		const harness = new Harness({
 			baseUrl: BASE,
 			authentication: 'emailPassword',
@@ -118,10 +118,15 @@ describe('apiKey.create', () => {
 			.reply(200, { message: 'ok', status: 200, data: { token: 'tok-new' } })
 			.post(PATH)
 			.matchHeader('authorization', 'Bearer tok-new')
+			.reply(401, { message: 'You are not authorized', status: 401 })
+			.post('/v1/login')
+			.reply(200, { message: 'ok', status: 200, data: { token: 'tok-newer' } })
+			.post(PATH)
+			.matchHeader('authorization', 'Bearer tok-newer')
 			.reply(401, { message: 'You are not authorized', status: 401 });
 		const result = await harness.run(params('create'));
 		expect(result.error?.message).toMatch(/You are not authorized/);
-		expect(harness.credentials.events.logins).toBe(1);
+		expect(harness.credentials.events.logins).toBe(2);
 		scope.done();
 	});
 
@@ -209,13 +214,14 @@ describe('apiKey.delete', () => {
 		expect(seen).toEqual([]);
 	});
 
-	it('an unknown id (404) fails with an error naming the id', async () => {
+	it('an unknown id (404) fails with a clear error that does not echo the id (a password field)', async () => {
 		const harness = new Harness(tokenCredential);
 		const { seen } = recordDeletes(404);
 		const result = await harness.run(params('delete', { apiKeyId: '99' }));
 		expect(seen).toEqual([`${PATH}/99`]);
 		expect(result.error?.name).toBe('NodeApiError');
-		expect(result.error?.message).toBe('No API key with ID "99" was found (HTTP 404)');
+		expect(result.error?.message).toBe('No API key with this ID was found (HTTP 404)');
+		expect(JSON.stringify(result.error)).not.toContain('"99"');
 		expect(result.error?.description).toMatch(/Get Many lists the existing IDs/);
 	});
 
@@ -240,7 +246,7 @@ describe('apiKey.delete', () => {
 		expect(result.items.map((item) => item.json.error ?? item.json)).toEqual([
 			{ deleted: true, id: 7 },
 			expect.stringMatching(/API Key ID is empty/),
-			'No API key with ID "gone" was found (HTTP 404)',
+			'No API key with this ID was found (HTTP 404)',
 		]);
 		expect([...seen].sort()).toEqual([`${PATH}/7`, `${PATH}/gone`]);
 	});

@@ -19,6 +19,14 @@ const jobTypes = [
 ];
 const envelope = (data: unknown) => ({ message: 'Success', status: 200, data });
 
+/** An endpoint that needs a session (the reference lists are read without one when none is held). */
+const KEYS_PATH = '/v1/company/api-integrations';
+const apiKeys = [
+	{ id: 1, value: 'key-one' },
+	{ id: 2, value: 'key-two' },
+];
+const listKeys: INodeParameters = { resource: 'apiKey', operation: 'getAll', options: { maxRetries: 2, retryDelayMs: 1 } };
+
 const listJobTypes: INodeParameters = {
 	resource: 'referenceList',
 	operation: 'getJobTypes',
@@ -117,14 +125,14 @@ describe('credential modes', () => {
 			.post('/v1/login', { user: { login: 'alice@acme.test', password: PASSWORD } })
 			.reply(200, envelope({ id: 7, email: 'alice@acme.test', token: SESSION }));
 		const lists = nock(BASE, { reqheaders: { authorization: `Bearer ${SESSION}` } })
-			.get('/v1/general/job-types')
+			.get(KEYS_PATH)
 			.times(2)
-			.reply(200, envelope(jobTypes));
+			.reply(200, envelope(apiKeys));
 		const harness = new Harness(emailPassword());
-		const first = await harness.run({ parameters: listJobTypes });
+		const first = await harness.run({ parameters: listKeys });
 		expect(first.error).toBeUndefined();
 		expect(harness.credentials.session()).toBe(SESSION);
-		const second = await harness.run({ parameters: listJobTypes });
+		const second = await harness.run({ parameters: listKeys });
 		expect(second.items).toHaveLength(2);
 		expect(harness.credentials.events.logins).toBe(1);
 		login.done();
@@ -140,10 +148,10 @@ describe('credential modes', () => {
 	])('auto-detects the token in %s', async (_place, answer) => {
 		nock(BASE).post('/v1/login').reply(200, answer.body, (answer as { headers?: Record<string, string> }).headers);
 		const scope = nock(BASE, { reqheaders: { authorization: `Bearer ${SESSION}` } })
-			.get('/v1/general/job-types')
-			.reply(200, envelope(jobTypes));
+			.get(KEYS_PATH)
+			.reply(200, envelope(apiKeys));
 		const harness = new Harness(emailPassword());
-		const result = await harness.run({ parameters: listJobTypes });
+		const result = await harness.run({ parameters: listKeys });
 		expect(result.error).toBeUndefined();
 		scope.done();
 	});
@@ -151,10 +159,10 @@ describe('credential modes', () => {
 	it('takes the token from Token Path when set', async () => {
 		nock(BASE).post('/v1/login').reply(200, envelope({ token: 'decoy-token', session: { key: SESSION } }));
 		const scope = nock(BASE, { reqheaders: { authorization: `Bearer ${SESSION}` } })
-			.get('/v1/general/job-types')
-			.reply(200, envelope(jobTypes));
+			.get(KEYS_PATH)
+			.reply(200, envelope(apiKeys));
 		const harness = new Harness(emailPassword({ tokenPath: 'data.session.key' }));
-		const result = await harness.run({ parameters: listJobTypes });
+		const result = await harness.run({ parameters: listKeys });
 		expect(result.error).toBeUndefined();
 		scope.done();
 	});
@@ -162,7 +170,7 @@ describe('credential modes', () => {
 	it('a login answer without token names the keys of data, never their values', async () => {
 		nock(BASE).post('/v1/login').reply(200, envelope({ id: 7, email: 'alice@acme.test', secretish: 'VALUE-NOT-SHOWN' }));
 		const harness = new Harness(emailPassword());
-		const result = await harness.run({ parameters: listJobTypes });
+		const result = await harness.run({ parameters: listKeys });
 		expect(result.error?.message).toMatch(/no session token/i);
 		expect(result.error?.message).toMatch(/id, email, secretish/);
 		expect(result.error?.message).toMatch(/Token Path/);
@@ -172,17 +180,17 @@ describe('credential modes', () => {
 	it('a wrong e-mail or password shows the service text and never the password', async () => {
 		nock(BASE).post('/v1/login').reply(401, { error: 'Invalid login or password' });
 		const harness = new Harness(emailPassword());
-		const result = await harness.run({ parameters: listJobTypes });
+		const result = await harness.run({ parameters: listKeys });
 		expect(result.error?.message).toContain('Invalid login or password');
 		expect(JSON.stringify(result.run)).not.toContain(PASSWORD);
 	});
 
 	it('logs in again exactly once after a 401, then repeats the request with the new token', async () => {
-		nock(BASE, { reqheaders: { authorization: 'Bearer expired-token' } }).get('/v1/general/job-types').reply(401, { message: 'Not authorized', status: 401 });
+		nock(BASE, { reqheaders: { authorization: 'Bearer expired-token' } }).get(KEYS_PATH).reply(401, { message: 'Not authorized', status: 401 });
 		const login = nock(BASE).post('/v1/login').once().reply(200, envelope({ token: SESSION }));
-		nock(BASE, { reqheaders: { authorization: `Bearer ${SESSION}` } }).get('/v1/general/job-types').reply(200, envelope(jobTypes));
+		nock(BASE, { reqheaders: { authorization: `Bearer ${SESSION}` } }).get(KEYS_PATH).reply(200, envelope(apiKeys));
 		const harness = new Harness(emailPassword({ sessionToken: 'expired-token' }));
-		const result = await harness.run({ parameters: listJobTypes });
+		const result = await harness.run({ parameters: listKeys });
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(2);
 		expect(harness.credentials.events.logins).toBe(1);
@@ -192,16 +200,16 @@ describe('credential modes', () => {
 
 	it('after the user edits the e-mail or password, the old session is not sent: the node logs in with the new values', async () => {
 		nock(BASE).post('/v1/login', { user: { login: 'alice@acme.test', password: PASSWORD } }).reply(200, envelope({ token: 'first-session' }));
-		nock(BASE, { reqheaders: { authorization: 'Bearer first-session' } }).get('/v1/general/job-types').reply(200, envelope(jobTypes));
+		nock(BASE, { reqheaders: { authorization: 'Bearer first-session' } }).get(KEYS_PATH).reply(200, envelope(apiKeys));
 		const harness = new Harness(emailPassword());
-		await harness.run({ parameters: listJobTypes });
+		await harness.run({ parameters: listKeys });
 		expect(harness.credentials.session()).toBe('first-session');
 
 		// The user switches the credential to another account; the stored session stays behind.
 		harness.setCredential({ ...harness.credentials.stored_(), email: 'bob@globex.test' });
 		const relogin = nock(BASE).post('/v1/login', { user: { login: 'bob@globex.test', password: PASSWORD } }).reply(200, envelope({ token: 'second-session' }));
-		const scope = nock(BASE, { reqheaders: { authorization: 'Bearer second-session' } }).get('/v1/general/job-types').reply(200, envelope(jobTypes));
-		const result = await harness.run({ parameters: listJobTypes });
+		const scope = nock(BASE, { reqheaders: { authorization: 'Bearer second-session' } }).get(KEYS_PATH).reply(200, envelope(apiKeys));
+		const result = await harness.run({ parameters: listKeys });
 		expect(result.error).toBeUndefined();
 		expect(harness.credentials.session()).toBe('second-session');
 		expect(harness.credentials.events.logins).toBe(2);
@@ -209,13 +217,13 @@ describe('credential modes', () => {
 		scope.done();
 	});
 
-	it('a 401 after logging in again fails with a clear message, after one login', async () => {
-		nock(BASE).get('/v1/general/job-types').times(2).reply(401, { message: 'Not authorized', status: 401 });
-		nock(BASE).post('/v1/login').reply(200, envelope({ token: SESSION }));
+	it('a fresh session refused twice in a row is final: a clear message after two logins, no more', async () => {
+		nock(BASE).get(KEYS_PATH).times(3).reply(401, { message: 'Not authorized', status: 401 });
+		nock(BASE).post('/v1/login').times(2).reply(200, envelope({ token: SESSION }));
 		const harness = new Harness(emailPassword({ sessionToken: 'expired-token' }));
-		const result = await harness.run({ parameters: listJobTypes });
+		const result = await harness.run({ parameters: listKeys });
 		expect(result.error?.message).toMatch(/refused the credentials \(HTTP 401\).*even after logging in again/);
-		expect(harness.credentials.events.logins).toBe(1);
+		expect(harness.credentials.events.logins).toBe(2);
 	});
 
 	it('an access token that the service rejects says so', async () => {

@@ -48,7 +48,8 @@ afterAll(() => {
 describe('session.login', () => {
 	it('sends the credential e-mail and password and outputs the user without tokens, passwords or secrets', async () => {
 		const harness = new Harness(emailCredential({ sessionToken: 'tok-stored' }));
-		const scope = nock(BASE, { reqheaders: { ...loginHeaders, authorization: 'Bearer tok-stored' } })
+		// The login is sent without any session: it needs none.
+		const scope = nock(BASE, { reqheaders: loginHeaders, badheaders: ['authorization'] })
 			.post('/v1/login', loginBody)
 			.reply(200, {
 				message: 'Signed in',
@@ -118,20 +119,18 @@ describe('session.login', () => {
 		}
 	});
 
-	it('with no stored session, n8n logs in first (and stores that token), then the operation logs in', async () => {
+	it('with no stored session, logs in exactly once: the operation\'s own login, no automatic login before it', async () => {
 		const harness = new Harness(emailCredential());
-		const scope = nock(BASE, { reqheaders: loginHeaders })
+		const scope = nock(BASE, { reqheaders: loginHeaders, badheaders: ['authorization'] })
 			.post('/v1/login', loginBody)
-			.reply(200, { message: 'Signed in', status: 200, data: { ...user, token: 'tok-pre' } })
-			.post('/v1/login', loginBody)
-			.matchHeader('authorization', 'Bearer tok-pre')
+			.once()
 			.reply(200, { message: 'Signed in', status: 200, data: { ...user, token: 'tok-op' } });
 		const result = await harness.run(login({ includeToken: true }));
 		expect(result.error).toBeUndefined();
 		expect(result.items.map((item) => item.json)).toEqual([{ ...cleanUser, token: 'tok-op' }]);
-		expect(harness.credentials.events.logins).toBe(1);
-		expect(harness.credentials.session()).toBe('tok-pre');
+		expect(harness.credentials.events.logins).toBe(0);
 		scope.done();
+		expect(nock.pendingMocks()).toEqual([]);
 	});
 
 	it('logs in once per node run: every input item gets the same user', async () => {
@@ -162,19 +161,20 @@ describe('session.login', () => {
 	it('fails before any request when the credential lacks the password', async () => {
 		const harness = new Harness({ baseUrl: BASE, authentication: 'emailPassword', email: EMAIL, password: '' });
 		const result = await harness.run(login());
-		expect(result.error?.message).toMatch(/no Email or no Password/);
+		expect(result.error?.message).toMatch(/has no Password/);
 	});
 
 	it('a wrong password fails with the service\'s message', async () => {
 		const harness = new Harness(emailCredential({ sessionToken: 'tok-stored' }));
-		// the operation's login answers 401; the node then tries its own login once, which fails too
+		// the operation's login answers 401: that is the answer, nothing else logs in
 		const scope = nock(BASE)
 			.post('/v1/login', loginBody)
-			.times(2)
+			.once()
 			.reply(401, { error: 'Invalid login or password' });
 		const result = await harness.run(login());
-		expect(result.error?.message).toMatch(/Invalid login or password/);
+		expect(result.error?.message).toMatch(/Login failed: Invalid login or password \(HTTP 401\)/);
 		expect(result.error?.message).not.toContain(PASSWORD);
+		expect(harness.credentials.events.logins).toBe(0);
 		scope.done();
 	});
 
@@ -239,21 +239,26 @@ describe('session.logout', () => {
 				return [200, { message: 'ok', status: 200, data: [{ id: 1, value: 'key-one' }] }];
 			});
 
-		// 1. Log In: n8n logs in (tok-1, stored), then the operation logs in (tok-2)
+		// 1. Log In: the operation's own login (tok-1), not stored in the credential
 		const first = await harness.run(login());
 		expect(first.error).toBeUndefined();
 		expect(first.items[0].json).toEqual(cleanUser);
-		expect(harness.credentials.events.logins).toBe(1);
-		expect(harness.credentials.session()).toBe('tok-1');
+		expect(harness.credentials.events.logins).toBe(0);
 
-		// 2. Log Out ends the stored session (tok-1)
+		// 2. A request logs in by itself (tok-2, stored with the credential)
+		const keys = await harness.run(listKeys);
+		expect(keys.error).toBeUndefined();
+		expect(harness.credentials.events.logins).toBe(1);
+		expect(harness.credentials.session()).toBe('tok-2');
+
+		// 3. Log Out ends the stored session (tok-2)
 		const second = await harness.run(logout);
 		expect(second.error).toBeUndefined();
 		expect(second.items[0].json).toEqual({ loggedOut: true, message: 'Signed out successfully' });
-		expect(live.has('tok-1')).toBe(false);
+		expect(live.has('tok-2')).toBe(false);
 		expect(harness.credentials.events.logins).toBe(1);
 
-		// 3. The next execution's request meets 401 with tok-1, logs in again (tok-3) and succeeds
+		// 4. The next execution's request meets 401 with tok-2, logs in again (tok-3) and succeeds
 		const third = await harness.run(listKeys);
 		expect(third.error).toBeUndefined();
 		expect(third.items.map((item) => item.json)).toEqual([{ id: 1, value: 'key-one' }]);

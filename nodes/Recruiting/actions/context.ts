@@ -13,6 +13,8 @@ export interface RunContext {
 	references: ReferenceCache;
 	/** Runs `work` once in this execution under `key`; later callers share its result. */
 	once<T>(key: string, work: () => Promise<T>): Promise<T>;
+	/** Candidates created in this execution (item index and slug), for a run that stops to list them. */
+	readonly created: Array<{ item: number; slug: string }>;
 }
 
 export function createRunContext(session: TransportSession): RunContext {
@@ -20,6 +22,7 @@ export function createRunContext(session: TransportSession): RunContext {
 	return {
 		session,
 		references: new ReferenceCache(session),
+		created: [],
 		async once<T>(key: string, work: () => Promise<T>): Promise<T> {
 			let pending = results.get(key) as Promise<T> | undefined;
 			if (!pending) {

@@ -1,8 +1,12 @@
 /**
  * Runs the chosen operation for every input item: with bounded concurrency (p-limit), output in
  * input order, every output item paired with its input item, and errors handled once for all
- * operations: with "continue on fail" a failed item becomes one error item, otherwise the run
- * stops with the first failing item's error (by item order).
+ * operations:
+ * - every error's message and description pass through the transport's one redaction;
+ * - with "continue on fail" a failed item becomes one error item;
+ * - otherwise the first failure stops the run: no new request starts, requests in flight finish,
+ *   and the run fails with the first failing item's error (by item order), whose description
+ *   lists every candidate created in this execution so the user can reconcile before a re-run.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
@@ -10,17 +14,22 @@ import pLimit from 'p-limit';
 
 import { TransportSession, redact } from '../transport';
 import { requestSettings } from './common/options';
-import type { OperationModule } from './context';
+import type { OperationModule, RunContext } from './context';
 import { createRunContext } from './context';
 import { operations } from './operations';
 
-function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
-		return error;
-	}
-	const message = error instanceof Error ? error.message : String(error);
-	return new NodeOperationError(context.getNode(), redact(message), { itemIndex });
+type NodeError = NodeApiError | NodeOperationError;
+
+/** The error as an n8n node error with its item index, its texts redacted. */
+function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: number, secrets: string[]): NodeError {
+	const nodeError =
+		error instanceof NodeApiError || error instanceof NodeOperationError
+			? error
+			: new NodeOperationError(context.getNode(), error instanceof Error ? error.message : String(error), { itemIndex });
+	if (nodeError.context.itemIndex === undefined) nodeError.context.itemIndex = itemIndex;
+	nodeError.message = redact(nodeError.message, secrets);
+	if (typeof nodeError.description === 'string') nodeError.description = redact(nodeError.description, secrets);
+	return nodeError;
 }
 
 /**
@@ -32,11 +41,7 @@ function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: numb
  * with them beside `error`; on the error output (which takes only items whose json is just
  * `{ error }`) with them inside `error`, whose `message` is then the error's message.
  */
-function errorItem(
-	error: NodeApiError | NodeOperationError,
-	itemIndex: number,
-	errorOutput: boolean,
-): INodeExecutionData {
+function errorItem(error: NodeError, itemIndex: number, errorOutput: boolean): INodeExecutionData {
 	const json: IDataObject = { error: error.message };
 	if (error.description) json.errorDescription = error.description;
 	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
@@ -47,6 +52,15 @@ function errorItem(
 		json: errorOutput ? { error: { ...partial, message, ...details } } : { ...json, ...partial, error: message },
 		pairedItem: { item: itemIndex },
 	};
+}
+
+/** The error that stops the run, its description extended by the candidates this execution created. */
+function stoppingError(error: NodeError, run: RunContext): NodeError {
+	if (run.created.length === 0) return error;
+	const created = [...run.created].sort((a, b) => a.item - b.item).map(({ item, slug }) => `item ${item}: ${slug}`);
+	const list = `Candidates created in this execution before it stopped (item index: slug): ${created.join(', ')}. Keep these slugs (pass one as Candidate Slug) so that a re-run does not create them again.`;
+	error.description = error.description ? `${error.description}\n\n${list}` : list;
+	return error;
 }
 
 export function getOperation(resource: string, operation: string): OperationModule | undefined {
@@ -66,6 +80,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const session = new TransportSession(
 		{ maxRetries: settings.maxRetries, initialDelayMs: settings.retryDelayMs },
 		settings.requestsPerSecond,
+		settings.timeoutMs,
 	);
 	const run = createRunContext(session);
 	const limit = pLimit(settings.concurrency);
@@ -74,26 +89,24 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const errorOutput = this.getNode().onError === 'continueErrorOutput';
 
 	const results: INodeExecutionData[][] = new Array(items.length);
-	const failures = new Map<number, NodeApiError | NodeOperationError>();
-	let stopped = false;
+	const failures = new Map<number, NodeError>();
 
 	await Promise.all(
 		items.map(async (_item, itemIndex) =>
 			await limit(async () => {
-				if (stopped || signal?.aborted) return;
+				if (session.stopped || signal?.aborted) return;
 				try {
 					const output = await module.execute.call(this, itemIndex, run);
-					results[itemIndex] = this.helpers.constructExecutionMetaData(
-						this.helpers.returnJsonArray(output),
-						{ itemData: { item: itemIndex } },
-					);
+					results[itemIndex] = this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(output), {
+						itemData: { item: itemIndex },
+					});
 				} catch (error) {
-					const nodeError = asNodeError(this, error, itemIndex);
+					const nodeError = asNodeError(this, error, itemIndex, await session.secrets());
 					if (continueOnFail) {
 						results[itemIndex] = [errorItem(nodeError, itemIndex, errorOutput)];
 					} else {
 						failures.set(itemIndex, nodeError);
-						stopped = true;
+						session.stop();
 					}
 				}
 			}),
@@ -101,7 +114,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	);
 
 	if (failures.size > 0) {
-		throw failures.get(Math.min(...failures.keys()))!;
+		// Items that were refused only because the run was stopping are not the cause.
+		const causes = [...failures.keys()].filter((index) => failures.get(index)!.context.notSentStopping !== true);
+		const first = Math.min(...(causes.length > 0 ? causes : [...failures.keys()]));
+		throw stoppingError(failures.get(first)!, run);
 	}
 	if (signal?.aborted) {
 		throw new NodeOperationError(this.getNode(), 'The execution was cancelled');

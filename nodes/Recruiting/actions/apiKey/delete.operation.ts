@@ -12,7 +12,6 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { apiRequest } from '../../transport';
 import { optionsCollection } from '../common/options';
 import type { RunContext } from '../context';
-import { asNodeError } from './shared';
 
 export const description: INodeProperties[] = [
 	{
@@ -50,19 +49,20 @@ export function apiKeyPathSegment(this: IExecuteFunctions, raw: unknown, itemInd
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject> {
 	const { id, segment } = apiKeyPathSegment.call(this, this.getNodeParameter('apiKeyId', itemIndex, ''), itemIndex);
-	try {
-		await apiRequest.call(
-			this,
-			{ method: 'DELETE', path: `/v1/company/api-integrations/${segment}`, itemIndex },
-			run.session,
-		);
-	} catch (error) {
-		if (error instanceof NodeApiError && error.httpCode === '404') {
+	const response = await apiRequest.call(
+		this,
+		{ method: 'DELETE', path: `/v1/company/api-integrations/${segment}`, itemIndex, accept: [404] },
+		run.session,
+	);
+	const output: IDataObject = { deleted: true, id: /^\d{1,15}$/.test(id) ? Number(id) : id };
+	if (response.httpStatus === 404) {
+		if (!response.repeated) {
+			// The ID field is a password field: its value is never echoed (it may be a key pasted by mistake).
 			throw new NodeApiError(
 				this.getNode(),
-				{ message: error.message, httpCode: '404' },
+				{ message: 'No API key with this ID was found', httpCode: '404' },
 				{
-					message: `No API key with ID "${id}" was found (HTTP 404)`,
+					message: 'No API key with this ID was found (HTTP 404)',
 					description:
 						'The company has no API integration with this ID, or it was already deleted. API Key → Get Many lists the existing IDs.',
 					httpCode: '404',
@@ -70,7 +70,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, run: R
 				},
 			);
 		}
-		throw asNodeError.call(this, error, itemIndex);
+		output.note = 'The first attempt\'s answer was lost; the repeated request found the key gone, so the first attempt deleted it';
 	}
-	return { deleted: true, id: /^\d{1,15}$/.test(id) ? Number(id) : id };
+	return output;
 }

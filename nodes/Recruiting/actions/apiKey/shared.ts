@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 /** One API integration as output: its `id` and its `value` (the key itself, a secret). */
 export function toApiKey(this: IExecuteFunctions, entry: unknown, what: string, itemIndex: number): IDataObject {
@@ -12,10 +12,4 @@ export function toApiKey(this: IExecuteFunctions, entry: unknown, what: string, 
 	}
 	const { id, value } = entry as IDataObject;
 	return { id, value };
-}
-
-/** `error` itself when it already is an n8n node error (what the transport throws), else wrapped in one. */
-export function asNodeError(this: IExecuteFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(this.getNode(), error instanceof Error ? error : String(error), { itemIndex });
 }

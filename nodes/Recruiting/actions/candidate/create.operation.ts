@@ -49,5 +49,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, run: R
 			},
 		);
 	}
+	run.created.push({ item: itemIndex, slug });
 	return { slug, ...body };
 }

@@ -30,7 +30,16 @@ export const requestOptionFields: INodeProperties[] = [
 		typeOptions: { minValue: 0, maxValue: 10, numberPrecision: 0 },
 		default: 3,
 		description:
-			'How often one request is retried when the service is busy (429, honouring Retry-After; 503) or, for reads, updates and deletes, on 502, 504 and dropped connections. Creations (POST) are only retried when the service says it did not process them (429, 503), so a retry never creates a duplicate.',
+			'How often one request is retried: on 429 or 503 with Retry-After always; on 502, 503, 504, timeouts and dropped connections only for reads, updates and deletes, so a retry never creates a duplicate',
+	},
+	{
+		displayName: 'Request Timeout',
+		name: 'timeout',
+		type: 'number',
+		typeOptions: { minValue: 1000, numberPrecision: 0 },
+		default: 60000,
+		description:
+			'Milliseconds to wait for the service to answer one request. A read, update or delete that times out is retried; a creation is not (it may have been stored).',
 	},
 	{
 		displayName: 'Retry Delay (Ms)',
@@ -76,6 +85,7 @@ export interface RequestSettings {
 	requestsPerSecond: number;
 	maxRetries: number;
 	retryDelayMs: number;
+	timeoutMs: number;
 }
 
 /** The request settings of a node run (read from the first item: they apply to the whole run). */
@@ -90,5 +100,6 @@ export function requestSettings(context: IExecuteFunctions): RequestSettings {
 		requestsPerSecond: number(options.requestsPerSecond, 0, 0, 10000),
 		maxRetries: Math.floor(number(options.maxRetries, 3, 0, 10)),
 		retryDelayMs: number(options.retryDelayMs, 1000, 0, 30000),
+		timeoutMs: Math.floor(number(options.timeout, 60000, 1000, 3600000)),
 	};
 }

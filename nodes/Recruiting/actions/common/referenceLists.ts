@@ -2,7 +2,8 @@
  * The service's four reference lists: fetched through the transport, at most once per
  * execution and language (the cache lives in the execution's RunContext, never at module
  * level), and shared by the Reference List operations, the dropdown loaders and the
- * name-to-id resolution of the write operations.
+ * name-to-id resolution of the write operations. The service shows no authentication on these
+ * endpoints: without a session they are read without one, and a login follows only on a 401.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
@@ -87,7 +88,7 @@ export async function fetchList(
 	const spec = REFERENCE_LISTS[kind];
 	const response = await apiRequest.call(
 		context,
-		{ method: 'GET', path: spec.path, qs: spec.takesLang ? { lang } : undefined, itemIndex },
+		{ method: 'GET', path: spec.path, qs: spec.takesLang ? { lang } : undefined, itemIndex, auth: 'optional' },
 		session,
 	);
 	if (!Array.isArray(response.data)) {

@@ -19,7 +19,7 @@ export const description: INodeProperties[] = [
 				value: 'login',
 				action: 'Log in',
 				description:
-					'Log in with the e-mail and password stored in the credential and return the user profile, with tokens and passwords removed. Only for credentials using Email and Password. Runs once per node run. The node already logs in by itself when needed; when it has no session yet, this logs in twice (once to store the session, once for the profile).',
+					'Log in with the e-mail and password stored in the credential and return the user profile, with tokens and passwords removed. Only for credentials using Email and Password. Runs once per node run. The node already logs in by itself when needed.',
 			},
 			{
 				name: 'Log Out',

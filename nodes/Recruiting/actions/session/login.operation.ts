@@ -3,16 +3,16 @@
  * (never with secrets typed into node parameters) and returns the user object the service
  * answers with, every token and password removed unless Include Token is on.
  *
- * The request goes through the transport, hence through `httpRequestWithAuthentication`. When
- * the credential holds no session yet, n8n first logs in by itself (the credential's
- * preAuthentication, which stores the session token) and this operation then logs in a second
- * time to obtain the user object: two logins, said so in the operation's description.
+ * The login request is the credential's own (transport/auth.ts), sent through the transport
+ * without a session (one login, no automatic login before it). The session it opens is this
+ * operation's output; the node's own requests keep using the session stored in the credential.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest } from '../../transport';
-import { TOKEN_KEYS, TokenNotFoundError, extractToken } from '../../transport/login';
+import { loginRequest, loginStatusMessage } from '../../transport/auth';
+import { TOKEN_KEYS, TokenNotFoundError, extractToken } from '../../transport/token';
 import { optionsCollection } from '../common/options';
 import type { RunContext } from '../context';
 import { MODE_NAMES, authMode, oncePerRun } from './shared';
@@ -73,21 +73,26 @@ async function logIn(this: IExecuteFunctions, itemIndex: number, run: RunContext
 			},
 		);
 	}
-	const email = typeof credentials.email === 'string' ? credentials.email.trim() : '';
-	const password = typeof credentials.password === 'string' ? credentials.password : '';
-	if (email === '' || password === '') {
-		throw new NodeOperationError(
-			this.getNode(),
-			'The Recruiting API credential has no Email or no Password: Log In needs both',
-			{ itemIndex },
-		);
-	}
-
 	const response = await apiRequest.call(
 		this,
-		{ method: 'POST', path: '/v1/login', body: { user: { login: email, password } }, itemIndex },
+		{
+			method: 'POST',
+			path: '/v1/login',
+			body: loginRequest(credentials).body,
+			itemIndex,
+			auth: 'none',
+			repeatable: true,
+			accept: [400, 401, 403, 404, 422],
+		},
 		run.session,
 	);
+	if (response.httpStatus >= 300) {
+		throw new NodeApiError(
+			this.getNode(),
+			{ message: 'Login failed', httpCode: String(response.httpStatus) },
+			{ message: loginStatusMessage(response.httpStatus, response.body), httpCode: String(response.httpStatus), itemIndex },
+		);
+	}
 
 	const tokenPath = typeof credentials.tokenPath === 'string' ? credentials.tokenPath : '';
 	let token: string | undefined;

@@ -1,17 +1,13 @@
 /**
  * Session → Log Out: ends the session the credential is using (DELETE /v1/logout with its
- * token).
+ * token). It never logs in: with no session held there is nothing to end, and a 401 means the
+ * session had already ended.
  *
- * - Email and Password: the node cannot rewrite the stored credential, so the stored session
- *   token stays but is dead. The next request that uses it (in any execution or worker sharing
- *   the credential) gets 401, and the transport logs in once again, which stores a new token.
- *   Within this execution the token is forgotten right away. Other executions running at the
- *   same time lose their session too and log in again on their next request.
- *   When the credential holds no session at all, there is nothing to end and nothing is sent
- *   (logging in only to log out would be pointless).
+ * - Email and Password: the stored session token stays in the credential but is dead; the next
+ *   request that uses it (in any execution or worker sharing the credential) gets 401, and the
+ *   transport logs in once again. Within this execution the token is forgotten right away.
  * - Access Token: the token itself is invalidated; the credential needs a new access token.
- * - API Key: refused. An API key is not a session; logging out would not revoke it (use API
- *   Key → Delete for that).
+ * - API Key: refused. An API key is not a session (use API Key → Delete to revoke one).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -47,13 +43,21 @@ async function logOut(this: IExecuteFunctions, itemIndex: number, run: RunContex
 			},
 		);
 	}
-	if (mode === 'emailPassword' && !credentials.sessionToken) {
+	const owner = run.session.session(credentials);
+	const token = mode === 'emailPassword' ? owner.held : '';
+	if (mode === 'emailPassword' && token === '') {
 		return { loggedOut: false, message: 'No session was open, so there was nothing to log out' };
 	}
-
-	const response = await apiRequest.call(this, { method: 'DELETE', path: '/v1/logout', itemIndex }, run.session);
+	const response = await apiRequest.call(
+		this,
+		{ method: 'DELETE', path: '/v1/logout', itemIndex, auth: 'existing', accept: [401] },
+		run.session,
+	);
 	// Forget the dead token for the rest of this execution: a later request logs in first.
-	if (mode === 'emailPassword') credentials.sessionToken = '';
+	owner.forget(token);
+	if (response.httpStatus === 401) {
+		return { loggedOut: false, message: 'The session had already ended (the service answered 401), so there was nothing to log out' };
+	}
 	return { loggedOut: true, message: response.message ?? 'Logged out' };
 }
 

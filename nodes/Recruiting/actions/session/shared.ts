@@ -9,10 +9,10 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { AuthMode } from '../../transport/login';
+import type { AuthMode } from '../../transport/auth';
 import type { RunContext } from '../context';
 
-export { authMode } from '../../transport/login';
+export { authMode } from '../../transport/auth';
 
 export const MODE_NAMES: Record<AuthMode, string> = {
 	emailPassword: 'Email and Password',

@@ -1,6 +1,6 @@
 /**
- * Session login and token discovery, shared by the credential's `preAuthentication`
- * (automatic login) and the node's Session → Login operation.
+ * The session token itself: where a login answer carries it, and the seal that ties a stored
+ * token to the credential values it was obtained with.
  *
  * The service does not document where the login answer carries the session token, so
  * the token is taken from `tokenPath` when the user set one, or found by the contract's
@@ -9,13 +9,7 @@
 import { createHash } from 'crypto';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
-export type AuthMode = 'emailPassword' | 'accessToken' | 'apiKey';
-
-/** The credential's authentication mode (E-mail and Password when unset, as the credential's default). */
-export function authMode(credentials: ICredentialDataDecryptedObject): AuthMode {
-	const mode = credentials.authentication;
-	return mode === 'accessToken' || mode === 'apiKey' ? mode : 'emailPassword';
-}
+import { headerValue, isObject } from './http';
 
 export const TOKEN_KEYS = [
 	'token',
@@ -30,10 +24,6 @@ export const TOKEN_KEYS = [
 	'bearer',
 ] as const;
 
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function nonEmptyString(value: unknown): string | undefined {
 	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
@@ -45,14 +35,6 @@ function getPath(body: unknown, path: string): unknown {
 		current = current[key];
 	}
 	return current;
-}
-
-function headerValue(headers: IDataObject | undefined, name: string): string | undefined {
-	if (!headers) return undefined;
-	const key = Object.keys(headers).find((candidate) => candidate.toLowerCase() === name);
-	if (key === undefined) return undefined;
-	const value = headers[key];
-	return nonEmptyString(Array.isArray(value) ? value[0] : value);
 }
 
 /** Keys (never values) of the answer's `data`, for an error message that helps set Token Path. */
@@ -104,45 +86,6 @@ export function extractToken(body: unknown, headers: IDataObject | undefined, to
 	throw new TokenNotFoundError(
 		`Logged in, but found no session token in the login answer: ${describeKeys(body)}. Set Token Path in the Recruiting API credential to the dotted path of the token (for example data.token).`,
 	);
-}
-
-/** Joins the base URL and a path with exactly one slash between them. */
-export function joinUrl(baseUrl: string, path: string): string {
-	return `${baseUrl.trim().replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
-}
-
-/** Checks that the base URL is an http(s) URL; returns the message to show when it is not. */
-export function baseUrlProblem(baseUrl: unknown): string | undefined {
-	if (typeof baseUrl !== 'string' || baseUrl.trim() === '') {
-		return 'The Recruiting API credential has no Base URL. Enter the service address, for example https://api.example.com.';
-	}
-	let parsed: URL;
-	try {
-		parsed = new URL(baseUrl.trim());
-	} catch {
-		return `The Base URL "${baseUrl}" in the Recruiting API credential is not a URL. Enter the service address, for example https://api.example.com.`;
-	}
-	if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-		return `The Base URL "${baseUrl}" must start with http:// or https://.`;
-	}
-	return undefined;
-}
-
-/** The text of a login failure answer: the service's `error` or `message`. */
-export function serviceText(body: unknown): string | undefined {
-	if (typeof body === 'string') {
-		const trimmed = body.trim();
-		if (trimmed.startsWith('{')) {
-			try {
-				return serviceText(JSON.parse(trimmed));
-			} catch {
-				return undefined;
-			}
-		}
-		return undefined;
-	}
-	if (!isObject(body)) return undefined;
-	return nonEmptyString(body.error) ?? nonEmptyString(body.message);
 }
 
 /**

@@ -1,0 +1,224 @@
+/**
+ * How a request is authorised, and the one login request.
+ *
+ * - `credentialProblem`: what is wrong with the credential's values before anything is sent
+ *   (an empty required field, a Base URL that is not a URL, a header name with a space).
+ * - `authenticateRequest`: the credential's `authenticate`, for the three modes (and the internal
+ *   anonymous mode the transport uses for requests that need no session).
+ * - `loginRequest` / `logIn`: the login, used by the credential's `preAuthentication` (automatic
+ *   login) and, through the transport, by Session → Log In.
+ *
+ * Pasted values are trimmed where they are used (a trailing newline or space in a token, key,
+ * header name or Base URL), never rewritten in the stored credential.
+ */
+import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestHelper, IHttpRequestOptions } from 'n8n-workflow';
+
+import { errorCode, headerValue, neverSent, parseBody, retryAfterMs, serviceText, timedOut } from './http';
+import { TokenNotFoundError, extractToken, openSessionToken, sealSessionToken } from './token';
+
+export type AuthMode = 'emailPassword' | 'accessToken' | 'apiKey';
+
+/** Internal mode for requests sent without any authorisation (never stored in a credential). */
+export const ANONYMOUS = 'anonymous';
+
+export const CREDENTIAL_TYPE = 'recruitingApi';
+
+/** The credential's authentication mode (Email and Password when unset, as the credential's default). */
+export function authMode(credentials: ICredentialDataDecryptedObject): AuthMode {
+	const mode = credentials.authentication;
+	return mode === 'accessToken' || mode === 'apiKey' ? mode : 'emailPassword';
+}
+
+export function text(credentials: ICredentialDataDecryptedObject, field: string): string {
+	const value = credentials[field];
+	return typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
+}
+
+/** Joins the base URL and a path with exactly one slash between them. */
+export function joinUrl(baseUrl: string, path: string): string {
+	return `${baseUrl.trim().replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+}
+
+/** Checks that the base URL is an http(s) URL; returns the message to show when it is not. */
+export function baseUrlProblem(baseUrl: unknown): string | undefined {
+	if (typeof baseUrl !== 'string' || baseUrl.trim() === '') {
+		return 'The Recruiting API credential has no Base URL. Enter the service address, for example https://api.example.com.';
+	}
+	let parsed: URL;
+	try {
+		parsed = new URL(baseUrl.trim());
+	} catch {
+		return `The Base URL "${baseUrl.trim()}" in the Recruiting API credential is not a URL. Enter the service address, for example https://api.example.com.`;
+	}
+	if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+		return `The Base URL "${baseUrl.trim()}" must start with http:// or https://.`;
+	}
+	return undefined;
+}
+
+/** RFC 9110 token characters: what a header name may consist of. */
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/** Whether a value has a character a header cannot carry (a line break or another control character inside a pasted secret). */
+function hasControl(value: string): boolean {
+	for (let index = 0; index < value.length; index++) {
+		const code = value.charCodeAt(index);
+		if (code < 0x20 || code === 0x7f) return true;
+	}
+	return false;
+}
+
+const REQUIRED: Record<AuthMode, Array<[string, string]>> = {
+	emailPassword: [
+		['email', 'Email'],
+		['password', 'Password'],
+	],
+	accessToken: [['accessToken', 'Access Token']],
+	apiKey: [['apiKey', 'API Key']],
+};
+
+/** What stops the credential from being used, naming the field; undefined when it can be used. */
+export function credentialProblem(credentials: ICredentialDataDecryptedObject): string | undefined {
+	const baseUrl = baseUrlProblem(credentials.baseUrl);
+	if (baseUrl) return baseUrl;
+	const mode = authMode(credentials);
+	for (const [field, label] of REQUIRED[mode]) {
+		const value = field === 'password' ? credentials.password : text(credentials, field);
+		if (typeof value !== 'string' || value === '') {
+			return `The Recruiting API credential has no ${label}: enter it, or choose another Authentication.`;
+		}
+	}
+	for (const [field, label] of [
+		['accessToken', 'Access Token'],
+		['apiKey', 'API Key'],
+	] as const) {
+		if (mode !== 'emailPassword' && hasControl(text(credentials, field))) {
+			return `The ${label} in the Recruiting API credential contains a line break or another control character: paste it again without them.`;
+		}
+	}
+	if (mode === 'apiKey') {
+		const header = text(credentials, 'apiKeyHeader') || 'Authorization';
+		if (!HEADER_NAME.test(header)) {
+			return `The API Key Header "${header.slice(0, 60)}" in the Recruiting API credential is not a valid header name: use letters, digits and - only, without spaces or a colon (for example X-API-Key).`;
+		}
+	}
+	return undefined;
+}
+
+/** The credential's `authenticate`: adds the header of the credential's mode to a request. */
+export function authenticateRequest(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): IHttpRequestOptions {
+	if (credentials.authentication === ANONYMOUS) return requestOptions;
+	const headers: IDataObject = { ...(requestOptions.headers ?? {}) };
+	const mode = authMode(credentials);
+	if (mode === 'apiKey') {
+		const header = text(credentials, 'apiKeyHeader') || 'Authorization';
+		const key = text(credentials, 'apiKey');
+		headers[header] = header.toLowerCase() === 'authorization' ? `Bearer ${key}` : key;
+	} else {
+		const token = mode === 'accessToken' ? text(credentials, 'accessToken') : openSessionToken(credentials);
+		headers.Authorization = `Bearer ${token}`;
+	}
+	return { ...requestOptions, headers };
+}
+
+/** The login request (`POST /v1/login`), built in one place. */
+export function loginRequest(credentials: ICredentialDataDecryptedObject): IHttpRequestOptions & { body: IDataObject } {
+	return {
+		method: 'POST',
+		url: joinUrl(String(credentials.baseUrl ?? ''), '/v1/login'),
+		headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+		body: { user: { login: text(credentials, 'email'), password: credentials.password as string } },
+		json: true,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		timeout: 60000,
+	};
+}
+
+/**
+ * Why a login failed, as data: the transport decides from it whether to try again (429, 5xx,
+ * a broken connection), to stop for the whole execution (wrong password, no token), or to
+ * report the service as unreachable.
+ */
+export interface LoginFailure {
+	kind: 'status' | 'network' | 'noToken' | 'config';
+	message: string;
+	status?: number;
+	retryAfterMs?: number;
+	code?: string;
+}
+
+/** A login failure worth another try: the service was busy or the connection broke. */
+export function transientLogin(failure: LoginFailure): boolean {
+	if (failure.kind === 'status') return failure.status === 429 || (failure.status ?? 0) >= 500;
+	return failure.kind === 'network' && !neverSent(failure.code);
+}
+
+/**
+ * The login records its failure on the credential object it was given (n8n hands the
+ * transport's own per-request copy to `preAuthentication`), under a non-enumerable symbol: it is
+ * never stored or serialised, and the transport reads it as data instead of parsing the error
+ * message n8n wraps around it.
+ */
+const LOGIN_FAILURE = Symbol.for('n8n-nodes-recruiting.loginFailure');
+
+export function readLoginFailure(credentials: ICredentialDataDecryptedObject): LoginFailure | undefined {
+	return (credentials as { [LOGIN_FAILURE]?: LoginFailure })[LOGIN_FAILURE];
+}
+
+function fail(credentials: ICredentialDataDecryptedObject, failure: LoginFailure): Error {
+	Object.defineProperty(credentials, LOGIN_FAILURE, { value: failure, enumerable: false, configurable: true, writable: true });
+	return new Error(failure.message);
+}
+
+/** The message of a login the service answered with a non-2xx status: advice that fits the status. */
+export function loginStatusMessage(status: number, body: unknown): string {
+	const said = serviceText(body);
+	if (status === 401 || status === 403) {
+		return `Login failed: ${said ?? 'the service rejected the e-mail or password'} (HTTP ${status}). Check Email and Password in the Recruiting API credential.`;
+	}
+	const detail = said ? `: ${said}` : '';
+	if (status === 429) return `Login failed: the service is rate limiting logins (HTTP 429)${detail}. Try again later.`;
+	if (status >= 500) return `Login failed: the service failed (HTTP ${status})${detail}. Try again later.`;
+	if (status === 404) return `Login failed: the service has no login at this address (HTTP 404). Check the Base URL (without a path).`;
+	return `Login failed with HTTP ${status}${detail}. Check the Base URL and the credential.`;
+}
+
+export function unreachableMessage(credentials: ICredentialDataDecryptedObject): string {
+	return `Could not reach the recruiting service at ${text(credentials, 'baseUrl')}. Check the Base URL and that the service is running.`;
+}
+
+/**
+ * Logs in (the credential's `preAuthentication`): returns the sealed session token to store, or
+ * throws with the reason recorded as a `LoginFailure`. Modes other than Email and Password
+ * need no login and return nothing to store.
+ */
+export async function logIn(helpers: IHttpRequestHelper['helpers'], credentials: ICredentialDataDecryptedObject): Promise<IDataObject> {
+	if (authMode(credentials) !== 'emailPassword' || credentials.authentication === ANONYMOUS) return {};
+	const problem = credentialProblem(credentials);
+	if (problem) throw fail(credentials, { kind: 'config', message: problem });
+	let response: { statusCode?: number; body?: unknown; headers?: IDataObject };
+	try {
+		response = (await helpers.httpRequest(loginRequest(credentials))) as typeof response;
+	} catch (error) {
+		const code = errorCode(error);
+		const message = neverSent(code)
+			? unreachableMessage(credentials)
+			: timedOut(code)
+				? 'The login request timed out before the recruiting service answered.'
+				: 'The connection to the recruiting service broke while logging in.';
+		throw fail(credentials, { kind: 'network', code, message });
+	}
+	const status = response.statusCode ?? 0;
+	const { parsed } = parseBody(response.body);
+	if (status < 200 || status >= 300) {
+		const retryAfter = retryAfterMs(headerValue(response.headers, 'retry-after'));
+		throw fail(credentials, { kind: 'status', status, retryAfterMs: retryAfter, message: loginStatusMessage(status, parsed) });
+	}
+	try {
+		return { sessionToken: sealSessionToken(credentials, extractToken(parsed, response.headers, text(credentials, 'tokenPath'))) };
+	} catch (error) {
+		const message = error instanceof TokenNotFoundError ? error.message : 'Logged in, but found no session token';
+		throw fail(credentials, { kind: 'noToken', message });
+	}
+}

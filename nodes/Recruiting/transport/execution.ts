@@ -1,0 +1,107 @@
+/**
+ * What one execution's requests share: the credential (read once), the owner of its session
+ * token, the retry policy, the request timeout, the rate cap, and whether the run is stopping.
+ * Created per execution (or per dropdown load), never kept at module level, so it holds
+ * nothing between executions or across queue-mode workers.
+ */
+import type { ICredentialDataDecryptedObject, IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
+
+import { CREDENTIAL_TYPE } from './auth';
+import type { Waiter } from './pacer';
+import { Pacer, cancellableWait } from './pacer';
+import { SessionOwner } from './session';
+import { openSessionToken } from './token';
+
+export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions;
+
+export interface RetryPolicy {
+	/** How many times one request may be retried (0 = never). */
+	maxRetries: number;
+	/** First backoff delay; doubles with each retry. */
+	initialDelayMs: number;
+	/** Upper bound of one wait, Retry-After included. */
+	maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 3, initialDelayMs: 1000, maxDelayMs: 30000 };
+
+export const DEFAULT_TIMEOUT_MS = 60000;
+
+const SECRET_FIELDS = ['password', 'accessToken', 'apiKey', 'sessionToken'];
+
+export function cancelled(context: RequestContext): boolean {
+	const signal = 'getExecutionCancelSignal' in context ? context.getExecutionCancelSignal?.() : undefined;
+	return signal?.aborted === true;
+}
+
+export class TransportSession {
+	readonly retry: RetryPolicy;
+
+	readonly pacer: Pacer;
+
+	private credentials?: Promise<ICredentialDataDecryptedObject>;
+
+	private owner?: SessionOwner;
+
+	private stopping = false;
+
+	constructor(
+		retry: Partial<RetryPolicy> = {},
+		requestsPerSecond = 0,
+		readonly timeoutMs = DEFAULT_TIMEOUT_MS,
+	) {
+		this.retry = { ...DEFAULT_RETRY, ...retry };
+		this.pacer = new Pacer(requestsPerSecond > 0 ? 1000 / requestsPerSecond : 0);
+	}
+
+	/** The decrypted credential, read once per execution (a copy: the stored one is never changed here). */
+	async getCredentials(context: RequestContext): Promise<ICredentialDataDecryptedObject> {
+		if (!this.credentials) {
+			this.credentials = context.getCredentials(CREDENTIAL_TYPE).then((data) => ({ ...data }));
+			this.credentials.catch(() => {
+				this.credentials = undefined;
+			});
+		}
+		return await this.credentials;
+	}
+
+	/** The owner of the session token (Email and Password). */
+	session(credentials: ICredentialDataDecryptedObject): SessionOwner {
+		this.owner ??= new SessionOwner(credentials);
+		return this.owner;
+	}
+
+	/** After a failure under "Stop Workflow": requests in flight finish, no new request starts. */
+	stop(): void {
+		this.stopping = true;
+	}
+
+	get stopped(): boolean {
+		return this.stopping;
+	}
+
+	/** How this execution waits: in short steps, ending early when it is cancelled. */
+	waiter(context: RequestContext): Waiter {
+		return cancellableWait(() => cancelled(context));
+	}
+
+	/** Every secret value this execution knows, for redaction (nothing when the credential was never read). */
+	async secrets(): Promise<string[]> {
+		const credentials = await this.credentials?.catch(() => undefined);
+		return credentials ? this.secretsFor(credentials) : [];
+	}
+
+	secretsFor(credentials: ICredentialDataDecryptedObject): string[] {
+		const values = new Set<string>(this.owner?.seen ?? []);
+		for (const field of SECRET_FIELDS) {
+			const value = credentials[field];
+			if (typeof value === 'string' && value !== '') {
+				values.add(value);
+				values.add(value.trim());
+			}
+		}
+		const open = openSessionToken(credentials);
+		if (open !== '') values.add(open);
+		return [...values];
+	}
+}

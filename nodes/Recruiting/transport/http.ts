@@ -1,0 +1,145 @@
+/**
+ * Small readers of what comes back over HTTP: bodies (JSON, JSON declared as text, empty),
+ * the service's envelope, headers, `Retry-After`, and the error code of a failed connection.
+ * No state, no requests.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+/** What the service answered, envelope unpacked. */
+export interface ServiceResponse {
+	httpStatus: number;
+	message?: string;
+	/** `status` of the envelope, as integer when the service sent a numeric text. */
+	status?: number;
+	data?: unknown;
+	body: unknown;
+	/** Response headers (e.g. for a login that returns the token in a header). */
+	headers?: IDataObject;
+	/**
+	 * True when an earlier attempt of this same request may have reached the service (its
+	 * answer was lost, or a gateway failed after forwarding it): a 404 on a repeated DELETE
+	 * then means the first attempt did the work.
+	 */
+	repeated?: boolean;
+}
+
+export function isObject(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isBuffer(value: object): value is { toString(): string } {
+	return value.constructor?.name === 'Buffer';
+}
+
+/** Parses a body that may be an object, JSON text (also when declared text/plain), or empty. */
+export function parseBody(body: unknown): { parsed: unknown; isJson: boolean } {
+	if (body === undefined || body === null) return { parsed: {}, isJson: true };
+	if (typeof body === 'object' && !(body instanceof ArrayBuffer)) {
+		return isBuffer(body) ? parseBody(body.toString()) : { parsed: body, isJson: true };
+	}
+	if (typeof body === 'string') {
+		const text = body.trim();
+		if (text === '') return { parsed: {}, isJson: true };
+		try {
+			return { parsed: JSON.parse(text), isJson: true };
+		} catch {
+			return { parsed: text, isJson: false };
+		}
+	}
+	return { parsed: body, isJson: false };
+}
+
+function toStatus(value: unknown): number | undefined {
+	if (typeof value === 'number' && Number.isFinite(value)) return value;
+	if (typeof value === 'string' && /^\d{3}$/.test(value.trim())) return Number(value.trim());
+	return undefined;
+}
+
+export function unpack(httpStatus: number, parsed: unknown, headers?: IDataObject): ServiceResponse {
+	const envelope = isObject(parsed) ? parsed : undefined;
+	return {
+		httpStatus,
+		message: typeof envelope?.message === 'string' ? envelope.message : undefined,
+		status: toStatus(envelope?.status),
+		data: envelope ? envelope.data : parsed,
+		body: parsed,
+		headers,
+	};
+}
+
+/** A response header by case-insensitive name, trimmed; undefined when absent or empty. */
+export function headerValue(headers: IDataObject | undefined, name: string): string | undefined {
+	if (!headers) return undefined;
+	const key = Object.keys(headers).find((candidate) => candidate.toLowerCase() === name);
+	const raw = key === undefined ? undefined : headers[key];
+	const value = Array.isArray(raw) ? raw[0] : raw;
+	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+/** The text of a failure answer: the service's `error` or `message`. */
+export function serviceText(body: unknown): string | undefined {
+	if (typeof body === 'string') {
+		const trimmed = body.trim();
+		return trimmed.startsWith('{') ? serviceText(parseBody(trimmed).parsed) : undefined;
+	}
+	if (!isObject(body)) return undefined;
+	for (const value of [body.error, body.message]) {
+		if (typeof value === 'string' && value.trim() !== '') return value.trim();
+	}
+	return undefined;
+}
+
+const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
+const LONG_DAY = '(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)';
+const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
+const TIME = '\\d{2}:\\d{2}:\\d{2}';
+/** RFC 9110 HTTP-date: IMF-fixdate, and the obsolete RFC 850 and asctime forms it still accepts. */
+const HTTP_DATE = new RegExp(
+	`^(?:${DAY}, \\d{2} ${MONTH} \\d{4} ${TIME} GMT|${LONG_DAY}, \\d{2}-${MONTH}-\\d{2} ${TIME} GMT|${DAY} ${MONTH} (?: \\d|\\d{2}) ${TIME} \\d{4})$`,
+);
+
+/**
+ * `Retry-After` → milliseconds to wait, only for the forms RFC 9110 defines: delta-seconds
+ * (digits only) or an HTTP-date. Anything else ("1, 2", "0x10", "1e3", "-1") is undefined, and
+ * the caller falls back to its backoff.
+ */
+export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
+	if (value === undefined) return undefined;
+	const text = value.trim();
+	if (/^\d{1,9}$/.test(text)) return Number(text) * 1000;
+	if (!HTTP_DATE.test(text)) return undefined;
+	const date = Date.parse(text);
+	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/**
+ * The error code of a failed connection (`ECONNRESET`, `ECONNREFUSED`, `ETIMEDOUT`, ...), found
+ * in the error's cause chain: its `code`, or the `httpCode` n8n's `NodeApiError` keeps it in.
+ * Never read from a message text (n8n rewrites messages that contain error codes).
+ */
+export function errorCode(error: unknown): string | undefined {
+	const seen = new Set<unknown>();
+	let current: unknown = error;
+	while (typeof current === 'object' && current !== null && !seen.has(current)) {
+		seen.add(current);
+		const record = current as { code?: unknown; httpCode?: unknown; cause?: unknown; name?: unknown };
+		if (record.name === 'AbortError' || record.name === 'CanceledError' || record.code === 'ERR_CANCELED') return 'ERR_CANCELED';
+		for (const candidate of [record.code, record.httpCode]) {
+			if (typeof candidate === 'string' && /^E[A-Z_]+$/.test(candidate)) return candidate;
+		}
+		current = record.cause;
+	}
+	return undefined;
+}
+
+/** Codes that mean the connection was never made: nothing of the request reached the service. */
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+
+export function neverSent(code: string | undefined): boolean {
+	return code !== undefined && NOT_CONNECTED.has(code);
+}
+
+/** Codes of a request that timed out (n8n's helper uses axios: ECONNABORTED on its timeout). */
+export function timedOut(code: string | undefined): boolean {
+	return code === 'ECONNABORTED' || code === 'ETIMEDOUT' || code === 'ESOCKETTIMEDOUT';
+}

@@ -1,0 +1,275 @@
+/**
+ * `apiRequest`: one request to the service, as a short loop of send → classify → decide
+ * (return, retry after a delay, renew the session, fail). Every call goes through
+ * `this.helpers.httpRequestWithAuthentication`, so n8n's proxy, SSRF filter, cancellation and
+ * the credential's login (`preAuthentication`) apply.
+ *
+ * Retries: 429, and 503 with `Retry-After`, for every request (the service says it did not
+ * process it); 502, 503, 504, timeouts and broken connections only for requests that are safe
+ * to repeat (GET, PUT, DELETE, the login). A creation (POST) whose outcome is unknown is never
+ * sent again: it fails and says the record may or may not exist.
+ */
+import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { AuthMode, LoginFailure } from './auth';
+import { ANONYMOUS, CREDENTIAL_TYPE, authMode, credentialProblem, joinUrl, readLoginFailure, transientLogin, unreachableMessage } from './auth';
+import type { ErrorDetails } from './errors';
+import { NOT_JSON, UNAUTHORIZED_ADVICE, apiError, brokenMessage, gatewayMessage, statusMessage } from './errors';
+import type { RequestContext } from './execution';
+import { TransportSession, cancelled } from './execution';
+import type { ServiceResponse } from './http';
+import { errorCode, headerValue, neverSent, parseBody, retryAfterMs, timedOut, unpack } from './http';
+import type { LoginTurn } from './session';
+
+/**
+ * How a request is authorised: `session` (default) with the credential; `optional` without a
+ * session when none is held, logging in only if the service answers 401 (reference lists);
+ * `none` never (the login itself); `existing` only with the session held, never logging in and
+ * taking a 401 as the answer (Log Out).
+ */
+export type AuthUse = 'session' | 'optional' | 'none' | 'existing';
+
+export interface ApiRequest {
+	method: IHttpRequestMethods;
+	path: string;
+	body?: IDataObject;
+	qs?: IDataObject;
+	itemIndex?: number;
+	auth?: AuthUse;
+	/** Statuses returned as an answer instead of an error. */
+	accept?: number[];
+	/** A POST that creates nothing (the login): safe to repeat like GET, PUT and DELETE. */
+	repeatable?: boolean;
+}
+
+const REPEATABLE = new Set<IHttpRequestMethods>(['GET', 'PUT', 'DELETE', 'HEAD']);
+
+interface Lease {
+	data: ICredentialDataDecryptedObject;
+	tokenUsed: string;
+	turn?: LoginTurn;
+}
+
+type Outcome = { kind: 'answer'; status: number; body: unknown; headers?: IDataObject } | { kind: 'thrown'; error: unknown; code?: string };
+
+/** One request, from its first attempt to its answer or error. */
+class Call {
+	private attempt = 0;
+
+	/** An earlier attempt may have reached the service (its answer was lost, or a gateway failed). */
+	private reached = false;
+
+	/** An `optional` request that the service answered 401 without a session: from now on it needs one. */
+	private sessionNeeded = false;
+
+	private readonly mode: AuthMode;
+
+	private readonly repeatable: boolean;
+
+	private readonly wait;
+
+	constructor(
+		private readonly context: RequestContext,
+		private readonly transport: TransportSession,
+		private readonly request: ApiRequest,
+		private readonly credentials: ICredentialDataDecryptedObject,
+	) {
+		this.mode = authMode(credentials);
+		this.repeatable = request.repeatable === true || REPEATABLE.has(request.method);
+		this.wait = transport.waiter(context);
+	}
+
+	async run(): Promise<ServiceResponse> {
+		for (;;) {
+			this.checkRunning();
+			const lease = await this.lease();
+			if (!lease) continue;
+			const outcome = lease.turn ? await this.sendLoggingIn(lease, lease.turn) : await this.sendPaced(lease);
+			const result = outcome.kind === 'thrown' ? await this.afterThrown(outcome) : await this.afterAnswer(outcome, lease);
+			if (result !== 'again') return result;
+		}
+	}
+
+	private error(message: string, details: ErrorDetails = {}) {
+		return apiError(this.context.getNode(), message, { ...details, itemIndex: this.request.itemIndex }, this.transport.secretsFor(this.credentials));
+	}
+
+	private loginError(failure: LoginFailure) {
+		return this.error(failure.message, { httpCode: failure.status, description: failure.code ? `Network error: ${failure.code}` : undefined });
+	}
+
+	private checkRunning(): void {
+		if (cancelled(this.context)) throw this.error('The execution was cancelled before the request was sent');
+		if (this.transport.stopped) {
+			const error = new NodeOperationError(this.context.getNode(), 'Not sent: the run is stopping because an earlier item failed', {
+				itemIndex: this.request.itemIndex,
+			});
+			error.context.notSentStopping = true;
+			throw error;
+		}
+	}
+
+	/** What to send with: the credential as it is (other modes), without a session, the session held, or a login first. */
+	private async lease(): Promise<Lease | undefined> {
+		const { credentials, request } = this;
+		if (this.mode !== 'emailPassword') return { data: credentials, tokenUsed: '' };
+		const owner = this.transport.session(credentials);
+		const anonymous = request.auth === 'none' || (request.auth === 'optional' && !this.sessionNeeded && owner.held === '');
+		if (anonymous) return { data: { ...credentials, authentication: ANONYMOUS }, tokenUsed: '' };
+		const token = await owner.current();
+		if (typeof token !== 'string') throw this.loginError(token);
+		if (token !== '') return { data: { ...credentials, sessionToken: token }, tokenUsed: token };
+		if (request.auth === 'existing') throw this.error('There is no session to use: the credential holds none');
+		const turn = owner.tryLead();
+		return turn ? { data: credentials, tokenUsed: '', turn } : undefined;
+	}
+
+	private async sendPaced(lease: Lease): Promise<Outcome> {
+		await this.transport.pacer.turn(this.wait);
+		this.checkRunning();
+		return await this.send(lease.data);
+	}
+
+	/**
+	 * The one request of the execution that logs in: n8n runs the credential's login
+	 * (preAuthentication, which stores the token in the credential) and then sends this request.
+	 * A login the service refused for a moment (429, 5xx, a broken connection) is tried again here,
+	 * while the other requests wait; a login that failed for good fails them all.
+	 */
+	private async sendLoggingIn(lease: Lease, turn: LoginTurn): Promise<Outcome> {
+		for (let tries = 0; ; tries++) {
+			if (cancelled(this.context) || this.transport.stopped) turn.abandoned();
+			this.checkRunning();
+			await this.transport.pacer.turn(this.wait, 2);
+			const data: ICredentialDataDecryptedObject = { ...this.credentials, sessionToken: '' };
+			const outcome = await this.send(data);
+			this.transport.pacer.settle();
+			const token = typeof data.sessionToken === 'string' ? data.sessionToken : '';
+			if (token !== '') {
+				turn.succeeded(token);
+				lease.tokenUsed = token;
+				return outcome;
+			}
+			const failure = readLoginFailure(data) ?? this.failureOf(outcome);
+			if (!transientLogin(failure) || tries >= this.transport.retry.maxRetries || cancelled(this.context)) {
+				turn.failed(failure);
+				throw this.loginError(failure);
+			}
+			await this.wait(this.delay(tries, failure.retryAfterMs));
+		}
+	}
+
+	/** A login that left no record of its failure (it never ran, or something else broke). */
+	private failureOf(outcome: Outcome): LoginFailure {
+		if (outcome.kind === 'answer') return { kind: 'noToken', message: 'The login did not produce a session token' };
+		const { code } = outcome;
+		if (neverSent(code)) return { kind: 'network', code, message: unreachableMessage(this.credentials) };
+		if (code) return { kind: 'network', code, message: 'The connection to the recruiting service broke while logging in.' };
+		const message = outcome.error instanceof Error ? outcome.error.message : 'The login failed';
+		return { kind: 'config', message };
+	}
+
+	private async send(data: ICredentialDataDecryptedObject): Promise<Outcome> {
+		const { request } = this;
+		const options: IHttpRequestOptions = {
+			method: request.method,
+			url: joinUrl(String(this.credentials.baseUrl), request.path),
+			headers: request.body === undefined ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
+			qs: request.qs,
+			body: request.body,
+			json: true,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			timeout: this.transport.timeoutMs,
+		};
+		try {
+			const response = (await this.context.helpers.httpRequestWithAuthentication.call(this.context, CREDENTIAL_TYPE, options, {
+				credentialsDecrypted: { id: '', name: '', type: CREDENTIAL_TYPE, data },
+			})) as { statusCode: number; body?: unknown; headers?: IDataObject };
+			return { kind: 'answer', status: response.statusCode, body: response.body, headers: response.headers };
+		} catch (error) {
+			return { kind: 'thrown', error, code: errorCode(error) };
+		}
+	}
+
+	private delay(tries: number, retryAfter?: number): number {
+		const { initialDelayMs, maxDelayMs } = this.transport.retry;
+		return Math.min(maxDelayMs, retryAfter ?? initialDelayMs * 2 ** tries);
+	}
+
+	private async retryAfter(ms: number | undefined): Promise<'again'> {
+		await this.wait(this.delay(this.attempt, ms));
+		this.attempt += 1;
+		return 'again';
+	}
+
+	private async afterThrown(outcome: Extract<Outcome, { kind: 'thrown' }>): Promise<'again'> {
+		const { code } = outcome;
+		if (code === 'ERR_CANCELED' || cancelled(this.context)) throw this.error('The execution was cancelled while the request was under way');
+		const description = code ? `Network error: ${code}` : undefined;
+		if (neverSent(code)) throw this.error(unreachableMessage(this.credentials), { description });
+		if (!code) {
+			// Not a network failure (n8n refused to send it, for example): its own message, redacted.
+			throw this.error(outcome.error instanceof Error ? outcome.error.message : 'The request failed');
+		}
+		this.reached = true;
+		if (this.repeatable && this.attempt < this.transport.retry.maxRetries) return await this.retryAfter(undefined);
+		throw this.error(brokenMessage(timedOut(code), this.repeatable), { description });
+	}
+
+	private async afterAnswer(outcome: Extract<Outcome, { kind: 'answer' }>, lease: Lease): Promise<ServiceResponse | 'again'> {
+		const { status, headers } = outcome;
+		const { parsed, isJson } = parseBody(outcome.body);
+		if (status === 401 && (await this.renewed(lease))) return 'again';
+		const answer = { ...unpack(status, parsed, headers), repeated: this.reached };
+		if (status >= 200 && status < 300) {
+			if (!isJson) throw this.error(NOT_JSON(status, /^\s*</.test(String(parsed))), { httpCode: status });
+			if (lease.tokenUsed !== '') this.transport.session(this.credentials).authorised();
+			return answer;
+		}
+		if (this.request.accept?.includes(status)) return answer;
+		const retryAfter = retryAfterMs(headerValue(headers, 'retry-after'));
+		// 429, and 503 with Retry-After, say the request was not processed; other gateway answers do not.
+		const notProcessed = status === 429 || (status === 503 && retryAfter !== undefined);
+		const gateway = status === 502 || status === 503 || status === 504;
+		const retryable = notProcessed || (gateway && this.repeatable);
+		if (retryable && this.attempt < this.transport.retry.maxRetries) {
+			if (!notProcessed) this.reached = true;
+			return await this.retryAfter(retryAfter);
+		}
+		let message = gateway && !this.repeatable && !notProcessed ? gatewayMessage(status, parsed, isJson) : statusMessage(status, parsed, isJson);
+		if (status === 401) message += UNAUTHORIZED_ADVICE[this.mode];
+		const description = retryable ? `Gave up after ${this.attempt + 1} attempts.` : undefined;
+		throw this.error(message, { httpCode: status, body: isJson ? parsed : undefined, description });
+	}
+
+	/** A 401: whether to send again (a new session, or one is needed now) or take it as the answer. */
+	private async renewed(lease: Lease): Promise<boolean> {
+		if (this.mode !== 'emailPassword' || this.request.auth === 'none' || this.request.auth === 'existing') return false;
+		if (lease.data.authentication === ANONYMOUS) {
+			this.sessionNeeded = true;
+			return true;
+		}
+		const owner = this.transport.session(this.credentials);
+		const verdict = await owner.expired(lease.tokenUsed, async () => await this.context.getCredentials(CREDENTIAL_TYPE));
+		if (typeof verdict !== 'string') throw this.loginError(verdict);
+		return verdict === 'retry';
+	}
+}
+
+/**
+ * Sends one request to the service and returns its unpacked answer, or throws a
+ * `NodeApiError` (service or network failure) / `NodeOperationError` (credential setup, or the
+ * run is stopping).
+ */
+export async function apiRequest(
+	this: RequestContext,
+	request: ApiRequest,
+	transport: TransportSession = new TransportSession(),
+): Promise<ServiceResponse> {
+	const credentials = await transport.getCredentials(this);
+	const problem = credentialProblem(credentials);
+	if (problem) throw new NodeOperationError(this.getNode(), problem, { itemIndex: request.itemIndex });
+	return await new Call(this, transport, request, credentials).run();
+}

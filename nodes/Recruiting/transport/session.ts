@@ -1,0 +1,136 @@
+/**
+ * The one owner of the session token (Email and Password authentication) inside an execution.
+ * Nothing else reads or writes it: a request asks for the token to send, reports a 401 with the
+ * token it used, or a success; the login is run by one request at a time while the others wait.
+ *
+ * Rules, each with a test:
+ * - A 401 with the token in use ends that session for the whole execution. The stored
+ *   credential is read again first: when another execution (or queue-mode worker) has stored a
+ *   newer token meanwhile, it is used without logging in; otherwise exactly one request logs in.
+ * - A 401 with a token that is no longer the one in use only means "send again".
+ * - A login that failed for good (refused, no token, or still failing after its retries) is
+ *   final for the execution: every waiting and later request fails with it, none logs in again.
+ * - Two renewals in a row with no authorised success between them end the renewals: the 401 is
+ *   then the answer (the service accepts the login but not the session for this request).
+ *
+ * Tokens are kept sealed (see token.ts); created per execution, never at module level.
+ */
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+
+import type { LoginFailure } from './auth';
+import { openSessionToken } from './token';
+
+const MAX_FRUITLESS_RENEWALS = 2;
+
+export interface LoginTurn {
+	/** The login worked: `sealedToken` is the new session for everyone. */
+	succeeded(sealedToken: string): void;
+	/** The login failed for good: final for this execution. */
+	failed(failure: LoginFailure): void;
+	/** The login was not completed (cancelled, stopped): waiting requests look again. */
+	abandoned(): void;
+}
+
+export class SessionOwner {
+	private token: string;
+
+	private pending?: Promise<void>;
+
+	private failure?: LoginFailure;
+
+	private fruitless = 0;
+
+	/** Every token this execution has held (sealed and open), for redaction. */
+	readonly seen = new Set<string>();
+
+	constructor(private readonly credentials: ICredentialDataDecryptedObject) {
+		this.token = openSessionToken(credentials) === '' ? '' : String(credentials.sessionToken);
+		this.remember(this.token);
+	}
+
+	private remember(sealed: string): void {
+		if (sealed === '') return;
+		this.seen.add(sealed);
+		const open = openSessionToken({ ...this.credentials, sessionToken: sealed });
+		if (open !== '') this.seen.add(open);
+	}
+
+	/** Waits for a login or renewal under way; returns the final login failure, if any. */
+	private async settled(): Promise<LoginFailure | undefined> {
+		while (this.pending) await this.pending;
+		return this.failure;
+	}
+
+	/** The sealed token to send now ('' when none: the caller may then lead a login), or the final login failure. */
+	async current(): Promise<string | LoginFailure> {
+		return (await this.settled()) ?? this.token;
+	}
+
+	/** The session held right now, without waiting ('' when none). */
+	get held(): string {
+		return this.token;
+	}
+
+	/** Makes the caller the one request that logs in, or undefined when it must not (a token exists, or a login is under way). */
+	tryLead(): LoginTurn | undefined {
+		if (this.pending || this.failure || this.token !== '') return undefined;
+		let release!: () => void;
+		this.pending = new Promise<void>((resolve) => (release = resolve));
+		const end = () => {
+			this.pending = undefined;
+			release();
+		};
+		return {
+			succeeded: (sealedToken) => {
+				this.token = sealedToken;
+				this.fruitless += 1;
+				this.remember(sealedToken);
+				end();
+			},
+			failed: (failure) => {
+				this.failure = failure;
+				end();
+			},
+			abandoned: end,
+		};
+	}
+
+	/** An authorised request succeeded: the session works. */
+	authorised(): void {
+		this.fruitless = 0;
+	}
+
+	/**
+	 * A request got 401 with `tokenUsed`. Returns 'retry' (send again: another session is in use,
+	 * or the next request logs in), 'final' (the renewals are not helping) or the final login failure.
+	 */
+	async expired(
+		tokenUsed: string,
+		reread: () => Promise<ICredentialDataDecryptedObject>,
+	): Promise<'retry' | 'final' | LoginFailure> {
+		const failure = await this.settled();
+		if (failure) return failure;
+		if (this.token !== tokenUsed) return 'retry';
+		if (this.fruitless >= MAX_FRUITLESS_RENEWALS) return 'final';
+		this.pending = (async () => {
+			const stored = await reread().catch(() => undefined);
+			const storedToken = stored && openSessionToken({ ...this.credentials, sessionToken: stored.sessionToken }) !== '' ? String(stored.sessionToken) : '';
+			if (storedToken !== '' && storedToken !== tokenUsed) {
+				this.token = storedToken;
+				this.fruitless += 1;
+				this.remember(storedToken);
+			} else {
+				this.token = '';
+			}
+		})().finally(() => {
+			this.pending = undefined;
+		});
+		await this.pending;
+		return 'retry';
+	}
+
+	/** Log Out ended `tokenUsed`: later requests of this execution log in first. */
+	forget(tokenUsed: string): void {
+		if (this.token === tokenUsed) this.token = '';
+	}
+}
