@@ -19,12 +19,13 @@
 // --lifetime S (session lifetime in the single-session runs, default 15), --only a,b (scenario
 // keys, see SCENARIOS; `regular-single` runs only when named), --no-build.
 
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { build, snapshotPackage } from './stack.mjs';
-import { repoRoot, ensureN8n } from './install.mjs';
+import { ensureN8n, logDir, repoRoot } from './install.mjs';
 import { SANDBOX_LOGIN, startSandbox } from './sandbox.mjs';
 import { checkLoad, executionsByWorker, runLoad } from '../queue/load.mjs';
 import { findModuleState } from '../queue/module-state.mjs';
@@ -98,8 +99,13 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 /** A session token sealed the way the node stores it (via the built package), for the 'valid' start. */
 function sealedToken(credentialData, token) {
 	const require = createRequire(path.join(repoRoot, 'package.json'));
-	const login = require(path.join(repoRoot, 'dist', 'nodes', 'Recruiting', 'transport', 'login.js'));
-	return typeof login.sealSessionToken === 'function' ? login.sealSessionToken(credentialData, token) : token;
+	const dir = path.join(repoRoot, 'dist', 'nodes', 'Recruiting', 'transport');
+	for (const file of ['token.js', 'login.js']) {
+		if (!fs.existsSync(path.join(dir, file))) continue;
+		const mod = require(path.join(dir, file));
+		if (typeof mod.sealSessionToken === 'function') return mod.sealSessionToken(credentialData, token);
+	}
+	return token; // a bare token is what an older node stored
 }
 
 /** Sandbox options of a service mode. */
@@ -157,6 +163,13 @@ async function runScenario(scenario, stack) {
 		checks,
 	};
 	for (const c of checks) log(`   ${c.ok ? 'ok  ' : 'FAIL'} ${c.name}: ${c.detail}`);
+	// The session story of the run (logins, and requests answered 401), for a look when a check fails.
+	const authFile = path.join(logDir, `queue-${scenario.key}-sessions.json`);
+	const authEvents = sandbox.requests
+		.filter((r) => r.path.endsWith('/login') || r.status === 401)
+		.map((r) => ({ ms: r.at - result.startedAt, method: r.method, path: r.path, status: r.status, session: r.session, newSession: r.newSession }));
+	fs.writeFileSync(authFile, JSON.stringify(authEvents, null, 1));
+	if (!checks.every((c) => c.ok)) log(`   logins and 401s of this run: ${path.relative(process.cwd(), authFile)}`);
 	log(`   wall ${secs(row.wallMs)}s, ${Math.round(row.rowsPerMin)} rows/min, ${row.logins} logins (${row.loginAttempts} attempts), ${row.requests} requests`);
 	untrack(closeSandbox);
 	await sandbox.close();

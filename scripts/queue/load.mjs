@@ -64,7 +64,7 @@ export async function runLoad({ n8nUrl, rest, workflowId, executions = 8, rows =
 			const ids = finished.map((e) => String(e.id)).sort((a, b) => Number(a) - Number(b));
 			const full = [];
 			for (const id of ids) full.push(await rest.getExecution(id));
-			return { executions: full, wallMs: Math.max(...ends) - t0, triggerMs };
+			return { executions: full, wallMs: Math.max(...ends) - t0, triggerMs, startedAt: t0 };
 		}
 		if (Date.now() > deadline) throw new Error(`only ${finished.length} of ${executions} executions finished within ${timeoutMs / 1000}s`);
 		if (Date.now() - lastReport > 15_000) {
