@@ -1,7 +1,16 @@
 #!/usr/bin/env node
 // One benchmark client in its own process (so that its CPU time and peak RSS are its own):
-//   node scripts/bench/client.mjs --kind node|undici|httpNode --url URL --rows N --concurrency C [--warmup N]
-// Runs a warm-up (not measured), then the workload, and prints one JSON line with the result.
+//   node scripts/bench/client.mjs --kind KIND --plan JSON [--profile DIR]
+// KIND: undici | n8nHelper | node | httpNode | httpNodeBatched. The plan is a list of scenarios
+// { name, url, rows, concurrency, warmup, warmupPhases?, latencyMs }, run one after the other in
+// this process; each gets its own warm-up (not measured: JIT, login, open connections; only the
+// phases in warmupPhases if given), then its measured run.
+// Prints one JSON line per scenario: requests, failed, wallMs, cpuMs (process.cpuUsage over the
+// measured run), peakRssMB (the process's maximum so far). With --profile, writes a V8 CPU
+// profile of each measured run (not of the start-up or warm-up) to DIR/<kind>-<name>.cpuprofile.
+// Remote (HTTPS) scenarios need the test authority in NODE_EXTRA_CA_CERTS (set by index.mjs).
+import fs from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,20 +25,19 @@ const require = createRequire(path.join(repoRoot, 'package.json'));
 const { values: args } = parseArgs({
 	options: {
 		kind: { type: 'string' },
-		url: { type: 'string' },
-		rows: { type: 'string', default: '1000' },
-		concurrency: { type: 'string', default: '20' },
-		warmup: { type: 'string', default: '100' },
+		plan: { type: 'string' },
+		profile: { type: 'string' },
 		email: { type: 'string', default: 'alice@acme.test' },
 	},
 });
-const rows = Number(args.rows);
-const concurrency = Number(args.concurrency);
-const warmupRows = Number(args.warmup);
+const plan = JSON.parse(args.plan ?? '[]');
 // The sandbox's seeded demo login (documented in test/sandbox/README.md).
 const login = { email: args.email, password: ['alice', 'password', '1'].join('-') };
 
+let tsRegistered = false;
 function registerTs() {
+	if (tsRegistered) return;
+	tsRegistered = true;
 	require('ts-node').register({
 		transpileOnly: true,
 		project: path.join(repoRoot, 'tsconfig.test.json'),
@@ -51,10 +59,24 @@ async function pool(count, limit, task) {
 	await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
 }
 
-// ---- (b) raw undici: the same requests, the same concurrency, nothing else ------------------
-async function undiciClient() {
+/** The phases of a workload for a client that sends single requests (`send` returns the body). */
+function phasesOver(send, concurrency) {
+	return async (first, count, phases = PHASES) => {
+		const slugs = new Array(count);
+		for (const phase of phases) {
+			await pool(count, concurrency, async (i) => {
+				const body = await send(requestOf(phase, rowOf(first + i), slugs[i]));
+				if (phase === 'create') slugs[i] = body?.data?.slug;
+			});
+		}
+		return phases.length * count;
+	};
+}
+
+// ---- raw undici: the same requests, the same concurrency, keep-alive connections, nothing else
+async function undiciClient({ url, concurrency }) {
 	const { Pool } = require('undici');
-	const client = new Pool(args.url, { connections: concurrency, pipelining: 1 });
+	const client = new Pool(url, { connections: concurrency, pipelining: 1 });
 	let token = '';
 	let failed = 0;
 	const send = async (request) => {
@@ -72,76 +94,19 @@ async function undiciClient() {
 		if (response.statusCode >= 300) failed++;
 		return body;
 	};
-	const loginBody = await send({ method: 'POST', path: '/v1/login', body: { user: { login: login.email, password: login.password } } });
-	token = loginBody.data.token;
-	const runRows = async (first, count) => {
-		const slugs = new Array(count);
-		for (const phase of PHASES) {
-			await pool(count, concurrency, async (i) => {
-				const body = await send(requestOf(phase, rowOf(first + i), slugs[i]));
-				if (phase === 'create') slugs[i] = body?.data?.slug;
-			});
-		}
-		return PHASES.length * count;
-	};
-	return { warmup: () => runRows(0, warmupRows), measured: () => runRows(warmupRows, rows), failed: () => failed, close: () => client.close() };
+	token = (await send({ method: 'POST', path: '/v1/login', body: { user: { login: login.email, password: login.password } } })).data.token;
+	return { runRows: phasesOver(send, concurrency), failed: () => failed, close: () => client.close() };
 }
 
-// ---- (a) the node through n8n-core's engine (the test harness) ------------------------------
-async function nodeClient() {
-	registerTs();
-	const { Harness, stopEngineTimers } = require(path.join(repoRoot, 'test', 'helpers', 'harness.ts'));
-	const harness = new Harness({ baseUrl: args.url, authentication: 'emailPassword', email: login.email, password: login.password });
-	let failed = 0;
-	const runRows = async (first, count) => {
-		let items = Array.from({ length: count }, (_, i) => rowOf(first + i));
-		let requests = 0;
-		for (const phase of PHASES) {
-			const result = await harness.run({ parameters: nodeParametersOf(phase, concurrency), items, onError: 'continueRegularOutput' });
-			if (result.error) throw new Error(`${phase}: ${result.error.message}`);
-			failed += result.items.filter((item) => item.json.error !== undefined).length;
-			if (phase === 'create') items = result.items.map((item) => ({ slug: item.json.slug }));
-			requests += count;
-		}
-		return requests;
-	};
-	return { warmup: () => runRows(0, warmupRows), measured: () => runRows(warmupRows, rows), failed: () => failed, close: () => stopEngineTimers() };
-}
-
-// ---- (c) n8n's HTTP Request node (from the real n8n install) doing the candidate creation ----
-async function httpNodeClient() {
-	const { runHttpRequestNode } = await import('./httpNode.mjs');
-	registerTs();
-	const { Pool } = require('undici');
-	const client = new Pool(args.url);
-	const response = await client.request({
-		method: 'POST',
-		path: '/v1/login',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ user: { login: login.email, password: login.password } }),
-	});
-	const token = (await response.body.json()).data.token;
-	await client.close();
-	let failed = 0;
-	const runner = await runHttpRequestNode({ url: args.url, token, concurrency });
-	const runRows = async (first, count) => {
-		const items = Array.from({ length: count }, (_, i) => rowOf(first + i));
-		const result = await runner.run(items);
-		failed += result.failed;
-		return count;
-	};
-	return { warmup: () => runRows(0, warmupRows), measured: () => runRows(warmupRows, rows), failed: () => failed, close: () => runner.close() };
-}
-
-// ---- (d) n8n-core's httpRequest helper alone: what every n8n node's request costs ----------
-async function n8nHelperClient() {
+// ---- n8n-core's httpRequest helper alone: what every n8n node's request costs ---------------
+async function n8nHelperClient({ url, concurrency }) {
 	const { httpRequest } = require('n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions.js');
 	let token = '';
 	let failed = 0;
 	const send = async (request) => {
 		const response = await httpRequest({
 			method: request.method,
-			url: `${args.url}${request.path}`,
+			url: `${url}${request.path}`,
 			headers: { Accept: 'application/json', 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
 			body: request.body,
 			json: true,
@@ -152,49 +117,118 @@ async function n8nHelperClient() {
 		return response.body;
 	};
 	token = (await send({ method: 'POST', path: '/v1/login', body: { user: { login: login.email, password: login.password } } })).data.token;
-	const runRows = async (first, count) => {
-		const slugs = new Array(count);
-		for (const phase of PHASES) {
-			await pool(count, concurrency, async (i) => {
-				const body = await send(requestOf(phase, rowOf(first + i), slugs[i]));
-				if (phase === 'create') slugs[i] = body?.data?.slug;
-			});
-		}
-		return PHASES.length * count;
-	};
-	return { warmup: () => runRows(0, warmupRows), measured: () => runRows(warmupRows, rows), failed: () => failed, close: () => undefined };
+	return { runRows: phasesOver(send, concurrency), failed: () => failed, close: () => undefined };
 }
 
-const clients = { undici: undiciClient, n8nHelper: n8nHelperClient, node: nodeClient, httpNode: httpNodeClient };
+// ---- the Recruiting node through n8n-core's engine (the test harness) -----------------------
+let harnessModule;
+async function nodeClient({ url, concurrency }) {
+	registerTs();
+	harnessModule ??= require(path.join(repoRoot, 'test', 'helpers', 'harness.ts'));
+	const harness = new harnessModule.Harness({ baseUrl: url, authentication: 'emailPassword', email: login.email, password: login.password });
+	let failed = 0;
+	const runRows = async (first, count, phases = PHASES) => {
+		let items = Array.from({ length: count }, (_, i) => rowOf(first + i));
+		let requests = 0;
+		for (const phase of phases) {
+			const result = await harness.run({ parameters: nodeParametersOf(phase, concurrency), items, onError: 'continueRegularOutput' });
+			if (result.error) throw new Error(`${phase}: ${result.error.message}`);
+			failed += result.items.filter((item) => item.json.error !== undefined).length;
+			if (phase === 'create') items = result.items.map((item) => ({ slug: item.json.slug }));
+			requests += count;
+		}
+		return requests;
+	};
+	return { runRows, failed: () => failed, close: () => undefined };
+}
+
+// ---- n8n's HTTP Request node (from the real n8n install) doing the candidate creations -----
+// `batched`: its Batching option set to match the others' concurrency (see httpNode.mjs).
+async function httpNodeClient({ url, concurrency, latencyMs }, batched) {
+	const { runHttpRequestNode } = await import('./httpNode.mjs');
+	registerTs();
+	const { Pool } = require('undici');
+	const client = new Pool(url);
+	const response = await client.request({
+		method: 'POST',
+		path: '/v1/login',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ user: { login: login.email, password: login.password } }),
+	});
+	const token = (await response.body.json()).data.token;
+	await client.close();
+	let failed = 0;
+	const runner = await runHttpRequestNode({ url, token, concurrency, batchIntervalMs: batched ? Math.max(1, latencyMs ?? 0) : 0 });
+	// Creations only, as many requests as the others send for the same rows.
+	const runRows = async (first, count) => {
+		const items = Array.from({ length: count * PHASES.length }, (_, i) => rowOf(first * PHASES.length + i));
+		const result = await runner.run(items);
+		failed += result.failed;
+		return items.length;
+	};
+	return { runRows, failed: () => failed, close: () => undefined };
+}
+
+const clients = {
+	undici: undiciClient,
+	n8nHelper: n8nHelperClient,
+	node: nodeClient,
+	httpNode: (scenario) => httpNodeClient(scenario, false),
+	httpNodeBatched: (scenario) => httpNodeClient(scenario, true),
+};
 const make = clients[args.kind];
 if (!make) {
 	console.error(`unknown --kind ${args.kind}`);
 	process.exit(2);
 }
 
-try {
-	const client = await make();
-	if (warmupRows > 0) await client.warmup();
-	const failedBefore = client.failed();
-	globalThis.gc?.();
-	const cpu0 = process.cpuUsage();
-	const t0 = performance.now();
-	const requests = await client.measured();
-	const wallMs = performance.now() - t0;
-	const cpu = process.cpuUsage(cpu0);
-	await client.close();
-	console.log(
-		JSON.stringify({
-			kind: args.kind,
-			requests,
-			failed: client.failed() - failedBefore,
-			wallMs,
-			cpuMs: (cpu.user + cpu.system) / 1000,
-			peakRssMB: process.resourceUsage().maxRSS / 1024,
-		}),
-	);
-	process.exit(0);
-} catch (error) {
-	console.log(JSON.stringify({ kind: args.kind, error: String(error?.stack ?? error) }));
-	process.exit(1);
+let profiler;
+if (args.profile) {
+	fs.mkdirSync(args.profile, { recursive: true });
+	profiler = new Session();
+	profiler.connect();
+	await profiler.post('Profiler.enable');
+	await profiler.post('Profiler.setSamplingInterval', { interval: 200 });
 }
+
+let offset = 0;
+let exitCode = 0;
+for (const scenario of plan) {
+	try {
+		const client = await make(scenario);
+		if (scenario.warmup > 0) {
+			await client.runRows(offset, scenario.warmup, scenario.warmupPhases);
+			offset += scenario.warmup;
+		}
+		const failedBefore = client.failed();
+		globalThis.gc?.();
+		if (profiler) await profiler.post('Profiler.start');
+		const cpu0 = process.cpuUsage();
+		const t0 = performance.now();
+		const requests = await client.runRows(offset, scenario.rows);
+		const wallMs = performance.now() - t0;
+		const cpu = process.cpuUsage(cpu0);
+		if (profiler) {
+			const { profile } = await profiler.post('Profiler.stop');
+			fs.writeFileSync(path.join(args.profile, `${args.kind}-${scenario.name}.cpuprofile`), JSON.stringify(profile));
+		}
+		offset += scenario.rows;
+		await client.close();
+		console.log(
+			JSON.stringify({
+				kind: args.kind,
+				name: scenario.name,
+				requests,
+				failed: client.failed() - failedBefore,
+				wallMs,
+				cpuMs: (cpu.user + cpu.system) / 1000,
+				peakRssMB: process.resourceUsage().maxRSS / 1024,
+			}),
+		);
+	} catch (error) {
+		console.log(JSON.stringify({ kind: args.kind, name: scenario.name, error: String(error?.stack ?? error) }));
+		exitCode = 1;
+	}
+}
+if (harnessModule) harnessModule.stopEngineTimers();
+process.exit(exitCode);

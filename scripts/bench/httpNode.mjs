@@ -1,8 +1,11 @@
 // Benchmark client (c): n8n's own HTTP Request node (n8n-nodes-base from the real n8n install
 // under .cache/n8n/, made by scripts/n8n/install.mjs) creating the candidates, run through
-// n8n-core's WorkflowExecute as the Recruiting node is in the harness. Its Batching option is set
-// to batches of the same size with interval 0; that node only spaces batch starts when the
-// interval is > 0 and never waits for answers, so in effect it sends every item at once.
+// n8n-core's WorkflowExecute as the Recruiting node is in the harness. Its Batching option takes
+// "Items per Batch" and "Batch Interval": it sleeps the interval before each batch but the first
+// and never waits for answers (n8n-nodes-base HttpRequestV3: `if (itemIndex % batchSize === 0)
+// await sleep(batchInterval)`, then one Promise.allSettled over all items); interval 0 turns the
+// pause off, so every item is in flight at once. Like for like with a client that keeps C
+// requests in flight means batches of C with an interval of the service's answer time.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -14,17 +17,19 @@ const require = createRequire(path.join(repoRoot, 'package.json'));
 
 /** The newest n8n install that has the HTTP Request node, or a reason why there is none. */
 export function findHttpRequestNode() {
-	const root = path.join(repoRoot, '.cache', 'n8n');
-	const versions = fs.existsSync(root) ? fs.readdirSync(root).filter((name) => /^\d+\./.test(name)) : [];
+	// Where scripts/n8n/install.mjs puts its installs: $N8N_INSTALL_DIR, else .cache/n8n.
+	const root = process.env.N8N_INSTALL_DIR ? path.resolve(process.env.N8N_INSTALL_DIR) : path.join(repoRoot, '.cache', 'n8n');
+	const versions = fs.existsSync(root) ? fs.readdirSync(root).filter((name) => /^\d+\.\d+\.\d+$/.test(name)) : [];
 	versions.sort((a, b) => b.localeCompare(a, undefined, { numeric: true }));
 	for (const version of versions) {
+		const complete = fs.existsSync(path.join(root, version, '.n8n-install-complete.json'));
 		const file = path.join(root, version, 'node_modules', 'n8n-nodes-base', 'dist', 'nodes', 'HttpRequest', 'V3', 'HttpRequestV3.node.js');
-		if (fs.existsSync(file)) return { file, version };
+		if (complete && fs.existsSync(file)) return { file, version };
 	}
-	return { reason: 'no n8n install with n8n-nodes-base under .cache/n8n (run scripts/n8n/install.mjs)' };
+	return { reason: 'no complete n8n install with n8n-nodes-base in $N8N_INSTALL_DIR or .cache/n8n (run scripts/n8n/install.mjs)' };
 }
 
-export async function runHttpRequestNode({ url, token, concurrency }) {
+export async function runHttpRequestNode({ url, token, concurrency, batchIntervalMs = 0 }) {
 	const found = findHttpRequestNode();
 	if (!found.file) throw new Error(found.reason);
 	const { HttpRequestV3 } = require(found.file);
@@ -86,7 +91,7 @@ export async function runHttpRequestNode({ url, token, concurrency }) {
 						{ name: 'source', value: '={{ $json.source }}' },
 					],
 				},
-				options: { batching: { batch: { batchSize: concurrency, batchInterval: 0 } } },
+				options: { batching: { batch: { batchSize: concurrency, batchInterval: batchIntervalMs } } },
 			},
 		},
 	];

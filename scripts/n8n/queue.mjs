@@ -24,7 +24,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { build, snapshotPackage } from './stack.mjs';
+import { build, packPackage } from './stack.mjs';
 import { ensureN8n, logDir, repoRoot } from './install.mjs';
 import { SANDBOX_LOGIN, startSandbox } from './sandbox.mjs';
 import { checkLoad, executionsByWorker, runLoad } from '../queue/load.mjs';
@@ -199,7 +199,7 @@ try {
 	await ensureSystemPackages({ log });
 	await ensureN8n({ line: '2', log });
 	if (!opts['no-build']) await build({ log });
-	const pkg = snapshotPackage();
+	const pkg = packPackage(); // what users install: the npm pack tarball, unpacked
 	running.push(pkg.remove);
 
 	const moduleState = findModuleState();

@@ -1,8 +1,8 @@
-// The whole demo/test stack: build, sandbox, real n8n with our package, owner account and a
+// The whole demo/test stack: build, `npm pack`, sandbox, real n8n with the packed package, owner account and a
 // ready "Recruiting API" credential pointing at the sandbox. Used by demo.mjs, dev.mjs and the
 // end-to-end tests.
 
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -50,17 +50,28 @@ function buildNow({ log }) {
 }
 
 /**
- * A private copy of the built package (package.json + dist/) inside .cache/, for n8n to load:
- * a later `npm run build` (rimraf dist) by someone else in the same checkout cannot pull the
- * files away from under a running n8n. Inside the repository, so `n8n-workflow` still resolves
- * from the repository's node_modules.
+ * The package as npm would publish it: `npm pack` of the built work tree, unpacked into a
+ * private directory inside .cache/ (as `npm install` unpacks a tarball). n8n loads it from
+ * there, so the end-to-end tests run what users install, not the work tree. Inside the
+ * repository, so `n8n-workflow` (a peer dependency) still resolves from its node_modules, as it
+ * does from n8n's own. A later `npm run build` by someone else cannot pull files away from a
+ * running n8n either.
+ * @returns {{ dir: string, tarball: string, files: string[], remove: () => void }}
  */
-export function snapshotPackage() {
-	const dir = path.join(cacheRoot, 'package-snapshots', `${Date.now()}-${process.pid}`);
-	fs.mkdirSync(dir, { recursive: true });
-	fs.copyFileSync(path.join(repoRoot, 'package.json'), path.join(dir, 'package.json'));
-	fs.cpSync(path.join(repoRoot, 'dist'), path.join(dir, 'dist'), { recursive: true });
-	return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+export function packPackage() {
+	const root = path.join(cacheRoot, 'package-snapshots', `${Date.now()}-${process.pid}`);
+	fs.mkdirSync(root, { recursive: true });
+	const packed = JSON.parse(
+		execFileSync('npm', ['pack', '--json', '--pack-destination', root], { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }),
+	)[0];
+	const tarball = path.join(root, packed.filename);
+	execFileSync('tar', ['-xzf', tarball, '-C', root]);
+	return {
+		dir: path.join(root, 'package'),
+		tarball,
+		files: packed.files.map((file) => file.path).sort(),
+		remove: () => fs.rmSync(root, { recursive: true, force: true }),
+	};
 }
 
 /** Reads the built node's description (for loadOptions method names, resources, ...). */
@@ -83,7 +94,7 @@ export function credentialData(sandboxUrl, mode = 'emailPassword', extra = {}) {
 
 /**
  * Starts sandbox + n8n, sets up the owner and the "Recruiting API" credential.
- * @returns {Promise<{ sandbox, n8n, rest, credential, stop: () => Promise<void> }>}
+ * @returns {Promise<{ sandbox, n8n, rest, credential, pkg, stop: () => Promise<void> }>}
  */
 export async function startStack({
 	line = process.env.N8N_LINE || '2',
@@ -109,7 +120,7 @@ export async function startStack({
 		const pkg = await withLock(buildLock, log, async () => {
 			if (doBuild) await buildNow({ log });
 			if (!fs.existsSync(path.join(repoRoot, 'dist', 'nodes'))) throw new Error('dist/ is missing: run npm run build');
-			return snapshotPackage();
+			return packPackage();
 		});
 		stops.push(pkg.remove);
 		const sandbox = await startSandbox(sandboxOptions);
@@ -120,7 +131,7 @@ export async function startStack({
 		const rest = n8n.rest;
 		await rest.ensureOwner(DEFAULT_OWNER);
 		const credential = await rest.createCredential(CREDENTIAL_TYPE, CREDENTIAL_NAME, credentialData(sandbox.url));
-		return { sandbox, n8n, rest, credential, stop };
+		return { sandbox, n8n, rest, credential, pkg, stop };
 	} catch (err) {
 		await stop();
 		throw err;

@@ -159,5 +159,5 @@ describe('1,000 items under injected faults', () => {
 		expect(sandbox().counts.logins - loginsBefore).toBeLessThanOrEqual(1);
 		expect(harness.credentials.events.logins).toBe(sandbox().counts.logins);
 		expect(requestsTo(sandbox().requests, CANDIDATE_PATH, 'PUT').length).toBeGreaterThanOrEqual(slugs.length);
-	});
+	}, 180000);
 });

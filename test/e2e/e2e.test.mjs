@@ -4,10 +4,13 @@
 //   node --test --test-concurrency=1 test/e2e/        (N8N_LINE=1 for the 1.x line;
 //                                                      E2E_SKIP_BUILD=1 when dist/ is fresh)
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import { EXAMPLES, batchFailures, out, runExample } from '../../scripts/n8n/examples.mjs';
 import { SANDBOX_LOGIN } from '../../scripts/n8n/sandbox.mjs';
+import { repoRoot } from '../../scripts/n8n/install.mjs';
 import { CREDENTIAL_TYPE, NODE_TYPE } from '../../scripts/n8n/server.mjs';
 import { builtNodeDescription, credentialData, startStack } from '../../scripts/n8n/stack.mjs';
 
@@ -72,6 +75,28 @@ describe(`real n8n ${line}.x with n8n-nodes-recruiting`, { timeout: 10 * 60_000 
 		}
 	});
 
+	test('n8n runs the package from the tarball of `npm pack`, not from the work tree', async () => {
+		const { pkg } = stack;
+		assert.match(path.basename(pkg.tarball), /^n8n-nodes-recruiting-\d+\.\d+\.\d+.*\.tgz$/);
+		// what n8n finds in its community-packages folder is the unpacked tarball
+		const installed = path.join(stack.n8n.userFolder, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-recruiting');
+		assert.equal(fs.realpathSync(installed), fs.realpathSync(pkg.dir));
+		assert.ok(!fs.realpathSync(installed).startsWith(path.join(repoRoot, 'dist')));
+		// and it holds exactly the packed files: dist/, README, LICENSE, package.json
+		const onDisk = [];
+		const walk = (dir, prefix = '') => {
+			for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+				if (entry.isDirectory()) walk(path.join(dir, entry.name), `${prefix}${entry.name}/`);
+				else onDisk.push(`${prefix}${entry.name}`);
+			}
+		};
+		walk(pkg.dir);
+		assert.deepEqual(onDisk.sort(), pkg.files);
+		assert.deepEqual(pkg.files.filter((file) => !file.startsWith('dist/')), ['LICENSE', 'README.md', 'package.json']);
+		assert.ok(pkg.files.includes('dist/nodes/Recruiting/Recruiting.node.js'));
+		assert.ok(pkg.files.includes('dist/credentials/RecruitingApi.credentials.js'));
+	});
+
 	describe('credential test over REST (/rest/credentials/test)', () => {
 		test('emailPassword: right password OK, wrong password Error', async () => {
 			const { rest, sandbox } = stack;
@@ -96,7 +121,7 @@ describe(`real n8n ${line}.x with n8n-nodes-recruiting`, { timeout: 10 * 60_000 
 			assert.match(res.message, /401|token|reject|authori[sz]/i); // 1.x: n8n's generic text
 		});
 
-		test('apiKey: a company API key OK (Authorization and X-API-Key), wrong address Error', async () => {
+		test('apiKey: a company API key OK (Authorization and X-API-Key), unknown key Error (401), wrong address Error', async () => {
 			const { rest, sandbox } = stack;
 			const token = sandbox.issueToken(SANDBOX_LOGIN.email);
 			const created = await sandboxCall('POST', '/v1/company/api-integrations', { token });
@@ -108,12 +133,20 @@ describe(`real n8n ${line}.x with n8n-nodes-recruiting`, { timeout: 10 * 60_000 
 			const header = await rest.createCredential(CREDENTIAL_TYPE, 'e2e key header', credentialData(sandbox.url, 'apiKey', { apiKey: key, apiKeyHeader: 'X-API-Key' }));
 			const okHeader = await rest.testCredential(header);
 			assert.equal(okHeader.status, 'OK', okHeader.message);
-			// The apiKey-mode test request is GET /v1/general/job-types, which needs no key (the
-			// service does not say where a key is accepted): it checks the address, not the key.
+			// The apiKey-mode test is an update without a candidate slug: the sandbox answers 422
+			// (key accepted) and changes nothing; an unknown key is refused (401).
+			const before = JSON.stringify(sandbox.state().companies.map((c) => [c.candidates, c.apiKeys]));
+			const wrongKey = await rest.createCredential(CREDENTIAL_TYPE, 'e2e key wrong', credentialData(sandbox.url, 'apiKey', { apiKey: 'not-a-key-of-this-service' }));
+			const rejected = await rest.testCredential(wrongKey);
+			assert.equal(rejected.status, 'Error');
+			assert.match(rejected.message, /rejected the credential \(HTTP 401\)/);
+			assert.equal(JSON.stringify(sandbox.state().companies.map((c) => [c.candidates, c.apiKeys])), before, 'a credential test changed the service');
+			const puts = sandbox.requests.filter((r) => r.method === 'PUT' && r.path === '/gin/v1/company/candidate').map((r) => r.status);
+			assert.ok(puts.includes(422) && puts.includes(401), `statuses of the test requests: ${puts}`);
 			const bad = await rest.createCredential(CREDENTIAL_TYPE, 'e2e key bad url', credentialData(`${sandbox.url}/not-the-api`, 'apiKey', { apiKey: key }));
 			const res = await rest.testCredential(bad);
 			assert.equal(res.status, 'Error');
-			assert.match(res.message, /404|base url|not be found/i); // 1.x: n8n's generic text
+			assert.match(res.message, /The service answered 404: the Base URL/);
 		});
 	});
 

@@ -15,8 +15,8 @@ import { after, before, describe, test } from 'node:test';
 import { chromium } from 'playwright-core';
 
 import { repoRoot } from '../../scripts/n8n/install.mjs';
-import { DEFAULT_OWNER, NODE_TYPE } from '../../scripts/n8n/server.mjs';
-import { builtNodeDescription, startStack } from '../../scripts/n8n/stack.mjs';
+import { CREDENTIAL_TYPE, DEFAULT_OWNER, NODE_TYPE } from '../../scripts/n8n/server.mjs';
+import { builtNodeDescription, credentialData, startStack } from '../../scripts/n8n/stack.mjs';
 
 const line = process.env.N8N_LINE || '2';
 const shotsDir = path.join(repoRoot, 'artifacts', 'screenshots');
@@ -230,6 +230,117 @@ describe(`n8n ${line}.x editor in chromium`, { timeout: 10 * 60_000, skip }, () 
 		const languages = await dropdown('languageId');
 		assert.ok(languages.includes('English'));
 		await closeNode();
+	});
+
+	test('date fields show a saved date-only value as it is, with an example placeholder (issue 15.1)', async () => {
+		const wf = await stack.rest.importWorkflow({
+			name: 'Editor test: dates',
+			nodes: [
+				recruitingNode('Add job dated', { resource: 'candidateJob', operation: 'add', candidateSlug: 'x', companyName: 'Acme', startDate: '2024-01-01', additionalFields: { endDate: '2024-06-30' } }, [0, 0]),
+				recruitingNode('Update birthday', { resource: 'candidate', operation: 'update', candidateSlug: 'x', updateFields: { birthday: '1990-05-17' } }, [300, 0]),
+			],
+			connections: {},
+		});
+		await page.goto(`${stack.n8n.url}/workflow/${wf.id}`);
+		await openNode('Add job dated');
+		const start = page.locator('[data-test-id="parameter-input-startDate"] input').first();
+		await start.waitFor();
+		await screenshot('date-only-start-date');
+		assert.equal(await start.inputValue(), '2024-01-01');
+		const end = page.locator('[data-test-id="parameter-input-endDate"] input').first();
+		assert.equal(await end.inputValue(), '2024-06-30');
+		assert.doesNotMatch(await page.locator('[data-test-id="ndv"]').innerText(), /Select date and time/);
+		await start.fill('');
+		assert.equal(await start.getAttribute('placeholder'), 'e.g. 2024-03-05');
+		await closeNode();
+
+		await openNode('Update birthday');
+		const birthday = page.locator('[data-test-id="parameter-input-birthday"] input').first();
+		await birthday.waitFor();
+		await screenshot('date-only-birthday');
+		assert.equal(await birthday.inputValue(), '1990-05-17');
+		await closeNode();
+	});
+
+	test('Import "JSON or Text" fields have a working example as placeholder; the duplicate warning is a notice (issue 15.4, 15.5)', async () => {
+		const wf = await stack.rest.importWorkflow({
+			name: 'Editor test: import lists',
+			nodes: [recruitingNode('Import lists', { resource: 'candidate', operation: 'import', email: 'a@b.test', recordInput: 'lists' }, [0, 0])],
+			connections: {},
+		});
+		await page.goto(`${stack.n8n.url}/workflow/${wf.id}`);
+		await openNode('Import lists');
+		const jobs = page.locator('[data-test-id="parameter-input-jobList"] textarea, [data-test-id="parameter-input-jobList"] input').first();
+		await jobs.waitFor();
+		await screenshot('import-list-placeholders');
+		const placeholder = await jobs.getAttribute('placeholder');
+		assert.match(placeholder, /^e\.g\. Acme GmbH \| Data Analyst \| 2020-01-01 \| 2022-06-30 \| Working student; Globex AG/);
+		assert.ok(!placeholder.includes('\\n'), placeholder);
+		const languages = page.locator('[data-test-id="parameter-input-languageList"] textarea, [data-test-id="parameter-input-languageList"] input').first();
+		assert.equal(await languages.getAttribute('placeholder'), 'e.g. English: 4; German: 5');
+		const text = await page.locator('[data-test-id="ndv"]').innerText();
+		assert.match(text, /Import cannot detect duplicates/);
+		await closeNode();
+	});
+
+	test('Business Area: short label shown in full, entries English first as every dropdown (issue 15.9)', async () => {
+		const wf = await stack.rest.importWorkflow({
+			name: 'Editor test: business area',
+			nodes: [recruitingNode('Add job area', { resource: 'candidateJob', operation: 'add', candidateSlug: 'x', companyName: 'Acme', startDate: '2024-01-01', additionalFields: { businessAreaDivision: 'Kundenservice', jobTypeId: 2, lang: 'de' } }, [0, 0])],
+			connections: {},
+		});
+		await page.goto(`${stack.n8n.url}/workflow/${wf.id}`);
+		await openNode('Add job area');
+		const label = page.getByText('Business Area Name or ID', { exact: true }).first();
+		await label.waitFor();
+		const clipped = await label.evaluate((el) => {
+			for (let node = el; node && node !== document.body; node = node.parentElement) {
+				if (node.scrollWidth > node.clientWidth + 1 && getComputedStyle(node).textOverflow === 'ellipsis') return true;
+			}
+			return false;
+		});
+		assert.equal(clipped, false, 'the Business Area label is cut');
+		// the saved (German) value shows with its English-first label
+		const selected = page.locator('[data-test-id="parameter-input-businessAreaDivision"] input').first();
+		await page.waitForFunction(
+			(el) => el.value.includes('Customer Service (Kundenservice)'),
+			await selected.elementHandle(),
+			{ timeout: 20_000 },
+		);
+		await screenshot('business-area-label');
+		const areas = await dropdown('businessAreaDivision');
+		await screenshot('business-area-english-first');
+		assert.ok(areas.some((t) => /^Purchasing .*\(Einkauf/.test(t)), `business areas: ${areas.slice(0, 5)}`);
+		await closeDropdown();
+		const jobTypes = await dropdown('jobTypeId');
+		assert.ok(jobTypes.some((t) => t === 'Working student (Werkstudent)'), `job types: ${jobTypes.slice(0, 5)}`);
+		await closeNode();
+	});
+
+	test('credential: Token Path and API Key Header are shown in clear, the secrets masked (issue 15.3, 15.7)', async () => {
+		const email = await stack.rest.createCredential(CREDENTIAL_TYPE, 'Editor test: email', credentialData(stack.sandbox.url, 'emailPassword', { tokenPath: 'data.token' }));
+		await page.goto(`${stack.n8n.url}/home/credentials/${email.id}`);
+		const tokenPath = page.locator('[data-test-id="parameter-input-tokenPath"] input').first();
+		await tokenPath.waitFor();
+		await screenshot('credential-email-password');
+		assert.notEqual(await tokenPath.getAttribute('type'), 'password');
+		assert.equal(await tokenPath.inputValue(), 'data.token');
+		assert.equal(await page.locator('[data-test-id="parameter-input-password"] input').first().getAttribute('type'), 'password');
+		const modalText = await page.locator('.el-dialog, [role="dialog"]').filter({ hasText: 'Base URL' }).first().innerText();
+		assert.match(modalText, /Email\s*\*/, 'Email is not marked required');
+		assert.match(modalText, /Password\s*\*/, 'Password is not marked required');
+		await page.keyboard.press('Escape');
+
+		const key = await stack.rest.createCredential(CREDENTIAL_TYPE, 'Editor test: key', credentialData(stack.sandbox.url, 'apiKey', { apiKey: 'some-key', apiKeyHeader: 'X-API-Key' }));
+		await page.goto(`${stack.n8n.url}/home/credentials/${key.id}`);
+		const header = page.locator('[data-test-id="parameter-input-apiKeyHeader"] input').first();
+		await header.waitFor();
+		await screenshot('credential-api-key');
+		assert.notEqual(await header.getAttribute('type'), 'password');
+		assert.equal(await header.inputValue(), 'X-API-Key');
+		assert.equal(await page.locator('[data-test-id="parameter-input-apiKey"] input').first().getAttribute('type'), 'password');
+		assert.match(await page.locator('.el-dialog, [role="dialog"]').filter({ hasText: 'Base URL' }).first().innerText(), /API Key\s*\*/, 'API Key is not marked required');
+		await page.keyboard.press('Escape');
 	});
 
 	test('runs a workflow from the canvas', async () => {

@@ -382,11 +382,11 @@ describe('continue on fail: a batch mixing valid and invalid rows', () => {
 		expect(result.error).toBeUndefined();
 		expect(result.items.map((item) => item.pairedItem)).toEqual(rows.map((_, index) => ({ item: index })));
 		const json = outputs(result);
-		expect(json[0]).toMatchObject({ candidateSlug: slug, skill_name: 'Python', skill_level_id: 3 });
+		expect(json[0]).toMatchObject({ slug, skill_name: 'Python', skill_level_id: 3 });
 		expect(json[1]).toEqual({ error: '"Skill Level" must be an integer from 1 to 4 (got 7)' });
 		expect(String(json[2].error)).toMatch(/Candidate not found/);
 		expect(json[3]).toEqual({ error: '"Candidate Slug" is required' });
-		expect(json[4]).toMatchObject({ candidateSlug: slug, skill_name: 'Excel', skill_level_id: 4 });
+		expect(json[4]).toMatchObject({ slug, skill_name: 'Excel', skill_level_id: 4 });
 		expect(stored(slug).records.itSkills.map((skill) => [skill.skill_name, skill.skill_level_id]).sort()).toEqual([
 			['Excel', 4],
 			['Python', 3],

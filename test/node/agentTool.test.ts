@@ -104,20 +104,19 @@ describe('what an agent reads', () => {
 		);
 		const option = (operation?.options as INodePropertyOptions[]).find((entry) => entry.value === 'import');
 		expect(option?.description).toContain('Cannot detect duplicates');
-		expect(byName('candidateSlug').description).toMatch(/every import without a slug creates a new candidate/);
+		expect(byName('importNotice').displayName).toMatch(/every import without a Candidate Slug creates a new candidate/);
 	});
 
-	it('each list names its compact form, an example, the JSON keys, and (where it applies) names and date forms', () => {
+	it('each list names its compact form in its description and a working example in its placeholder', () => {
 		expect(byName('languageList').description).toContain('"Language: Language Level ID" entries');
-		expect(byName('languageList').description).toContain('"English: 4; German: 5"');
-		expect(byName('itSkillList').description).toContain('"TypeScript: 4, SQL: 3"');
+		expect(byName('languageList').placeholder).toBe('e.g. English: 4; German: 5');
+		expect(byName('itSkillList').placeholder).toBe('e.g. TypeScript: 4, SQL: 3');
 		expect(byName('jobList').description).toContain(
-			'Company Name | Job Title | Start Date | End Date | Job Type | Business Area or Division | City Name | Description',
+			'Company Name | Job Title | Start Date | End Date | Job Type | Business Area | City Name | Description',
 		);
-		expect(byName('jobList').description).toContain('may be given by ID or by name in German or English');
-		expect(byName('jobList').description).toContain('DD.MM.YYYY');
-		expect(byName('universityList').description).toContain('"degree": "Master of Science"');
-		const described = properties.filter((property) => property.type !== 'collection');
+		expect(byName('jobList').placeholder).toContain('Working student; Globex AG');
+		expect(byName('universityList').placeholder).toContain('Bachelor of Science');
+		const described = properties.filter((property) => property.type !== 'collection' && property.type !== 'notice');
 		for (const property of described) expect([property.name, property.description ?? '']).not.toEqual([property.name, '']);
 	});
 });

@@ -41,7 +41,7 @@ describe('mixed batch', () => {
 		expect(result.items).toHaveLength(items.length);
 		expect(result.items.map((item) => item.pairedItem)).toEqual(items.map((_, index) => ({ item: index })));
 		const json = outputs(result);
-		expect(json[0]).toEqual({ candidateSlug: 's-1', message: 'Skill added', skill_name: 'Python', skill_level_id: 3 });
+		expect(json[0]).toEqual({ slug: 's-1', message: 'Skill added', skill_name: 'Python', skill_level_id: 3 });
 		expect(json[1]).toEqual({ error: '"Skill Level" must be an integer from 1 to 4 (got 7)' });
 		expect(json[2]).toEqual({ error: 'The service rejected the input (HTTP 422): user_slug: unknown candidate' });
 		expect(json[3]).toEqual({ error: expect.stringContaining('The service failed (HTTP 500)') });
@@ -55,7 +55,7 @@ describe('mixed batch', () => {
 			null,
 		]);
 		expect(json[4]).toEqual({ error: '"Candidate Slug" is required' });
-		expect(json[5]).toEqual({ candidateSlug: 's-6', message: 'Skill added', skill_name: 'Excel', skill_level_id: 4 });
+		expect(json[5]).toEqual({ slug: 's-6', message: 'Skill added', skill_name: 'Excel', skill_level_id: 4 });
 		// Invalid items sent nothing; the 500 on a POST was not retried.
 		expect(service.writes().map((request) => request.body?.skill_name).sort()).toEqual(['Excel', 'Python', 'crash', 'reject']);
 	});

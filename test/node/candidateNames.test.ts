@@ -152,7 +152,7 @@ describe('business areas and divisions', () => {
 	it('an unknown name fails with the closest divisions and areas', async () => {
 		const service = new FakeService();
 		const result = await run(job({ businessAreaDivision: 'Softwarentwicklung' }));
-		expect(errorMessage(result)).toContain('"Business Area or Division": no business area or division is named "Softwarentwicklung". Closest: "Softwareentwicklung / Software Development"');
+		expect(errorMessage(result)).toContain('"Business Area": no business area or division is named "Softwarentwicklung". Closest: "Softwareentwicklung / Software Development"');
 		expect(service.writes()).toEqual([]);
 	});
 });

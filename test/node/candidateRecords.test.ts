@@ -88,8 +88,8 @@ describe('exact requests and outputs', () => {
 			lang: 'de',
 		};
 		expect(service.writes()).toEqual([{ method: 'POST', path: '/gin/v1/company/candidate/job', body }]);
-		const { user_slug: candidateSlug, ...fields } = body;
-		expect(outputs(result)).toEqual([{ candidateSlug, message: 'Record added', ...fields }]);
+		const { user_slug: slug, ...fields } = body;
+		expect(outputs(result)).toEqual([{ slug, message: 'Record added', ...fields }]);
 		expect(result.items[0].pairedItem).toEqual({ item: 0 });
 	});
 
@@ -104,7 +104,7 @@ describe('exact requests and outputs', () => {
 			},
 		]);
 		expect(outputs(result)).toEqual([
-			{ candidateSlug: 'slug-42', message: 'Record added', company_name: 'Acme GmbH', start_date: '01-10-2023' },
+			{ slug: 'slug-42', message: 'Record added', company_name: 'Acme GmbH', start_date: '01-10-2023' },
 		]);
 	});
 
@@ -137,8 +137,8 @@ describe('exact requests and outputs', () => {
 			grading_systems_id: 1,
 		};
 		expect(service.writes()).toEqual([{ method: 'POST', path: '/gin/v1/company/candidate/university', body }]);
-		const { user_slug: candidateSlug, ...fields } = body;
-		expect(outputs(result)).toEqual([{ candidateSlug, message: 'Record added', ...fields }]);
+		const { user_slug: slug, ...fields } = body;
+		expect(outputs(result)).toEqual([{ slug, message: 'Record added', ...fields }]);
 	});
 
 	it('university record with only the required fields', async () => {
@@ -157,7 +157,7 @@ describe('exact requests and outputs', () => {
 				body: { user_slug: 'slug-42', skill_name: 'Python', skill_level_id: 4 },
 			},
 		]);
-		expect(outputs(result)).toEqual([{ candidateSlug: 'slug-42', message: 'Record added', skill_name: 'Python', skill_level_id: 4 }]);
+		expect(outputs(result)).toEqual([{ slug: 'slug-42', message: 'Record added', skill_name: 'Python', skill_level_id: 4 }]);
 	});
 
 	it('language (all fields are required); a numeric ID needs no list', async () => {
@@ -171,7 +171,7 @@ describe('exact requests and outputs', () => {
 			},
 		]);
 		expect(outputs(result)).toEqual([
-			{ candidateSlug: 'slug-42', message: 'Record added', language_id: 26, language_level_id: 4 },
+			{ slug: 'slug-42', message: 'Record added', language_id: 26, language_level_id: 4 },
 		]);
 	});
 
@@ -186,8 +186,8 @@ describe('exact requests and outputs', () => {
 			end_date: '15-06-2021',
 		};
 		expect(service.writes()).toEqual([{ method: 'POST', path: '/gin/v1/company/candidate/additional-information', body }]);
-		const { user_slug: candidateSlug, ...fields } = body;
-		expect(outputs(result)).toEqual([{ candidateSlug, message: 'Record added', ...fields }]);
+		const { user_slug: slug, ...fields } = body;
+		expect(outputs(result)).toEqual([{ slug, message: 'Record added', ...fields }]);
 	});
 
 	it('additional information with only the title', async () => {

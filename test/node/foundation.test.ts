@@ -20,7 +20,7 @@ const jobTypes = [
 const envelope = (data: unknown) => ({ message: 'Success', status: 200, data });
 
 /** An endpoint that needs a session (the reference lists are read without one when none is held). */
-const KEYS_PATH = '/v1/company/api-integrations';
+const INTEGRATIONS_PATH = '/v1/company/api-integrations';
 const apiKeys = [
 	{ id: 1, value: 'key-one' },
 	{ id: 2, value: 'key-two' },
@@ -125,7 +125,7 @@ describe('credential modes', () => {
 			.post('/v1/login', { user: { login: 'alice@acme.test', password: PASSWORD } })
 			.reply(200, envelope({ id: 7, email: 'alice@acme.test', token: SESSION }));
 		const lists = nock(BASE, { reqheaders: { authorization: `Bearer ${SESSION}` } })
-			.get(KEYS_PATH)
+			.get(INTEGRATIONS_PATH)
 			.times(2)
 			.reply(200, envelope(apiKeys));
 		const harness = new Harness(emailPassword());
@@ -148,7 +148,7 @@ describe('credential modes', () => {
 	])('auto-detects the token in %s', async (_place, answer) => {
 		nock(BASE).post('/v1/login').reply(200, answer.body, (answer as { headers?: Record<string, string> }).headers);
 		const scope = nock(BASE, { reqheaders: { authorization: `Bearer ${SESSION}` } })
-			.get(KEYS_PATH)
+			.get(INTEGRATIONS_PATH)
 			.reply(200, envelope(apiKeys));
 		const harness = new Harness(emailPassword());
 		const result = await harness.run({ parameters: listKeys });
@@ -159,7 +159,7 @@ describe('credential modes', () => {
 	it('takes the token from Token Path when set', async () => {
 		nock(BASE).post('/v1/login').reply(200, envelope({ token: 'decoy-token', session: { key: SESSION } }));
 		const scope = nock(BASE, { reqheaders: { authorization: `Bearer ${SESSION}` } })
-			.get(KEYS_PATH)
+			.get(INTEGRATIONS_PATH)
 			.reply(200, envelope(apiKeys));
 		const harness = new Harness(emailPassword({ tokenPath: 'data.session.key' }));
 		const result = await harness.run({ parameters: listKeys });
@@ -186,9 +186,9 @@ describe('credential modes', () => {
 	});
 
 	it('logs in again exactly once after a 401, then repeats the request with the new token', async () => {
-		nock(BASE, { reqheaders: { authorization: 'Bearer expired-token' } }).get(KEYS_PATH).reply(401, { message: 'Not authorized', status: 401 });
+		nock(BASE, { reqheaders: { authorization: 'Bearer expired-token' } }).get(INTEGRATIONS_PATH).reply(401, { message: 'Not authorized', status: 401 });
 		const login = nock(BASE).post('/v1/login').once().reply(200, envelope({ token: SESSION }));
-		nock(BASE, { reqheaders: { authorization: `Bearer ${SESSION}` } }).get(KEYS_PATH).reply(200, envelope(apiKeys));
+		nock(BASE, { reqheaders: { authorization: `Bearer ${SESSION}` } }).get(INTEGRATIONS_PATH).reply(200, envelope(apiKeys));
 		const harness = new Harness(emailPassword({ sessionToken: 'expired-token' }));
 		const result = await harness.run({ parameters: listKeys });
 		expect(result.error).toBeUndefined();
@@ -200,7 +200,7 @@ describe('credential modes', () => {
 
 	it('after the user edits the e-mail or password, the old session is not sent: the node logs in with the new values', async () => {
 		nock(BASE).post('/v1/login', { user: { login: 'alice@acme.test', password: PASSWORD } }).reply(200, envelope({ token: 'first-session' }));
-		nock(BASE, { reqheaders: { authorization: 'Bearer first-session' } }).get(KEYS_PATH).reply(200, envelope(apiKeys));
+		nock(BASE, { reqheaders: { authorization: 'Bearer first-session' } }).get(INTEGRATIONS_PATH).reply(200, envelope(apiKeys));
 		const harness = new Harness(emailPassword());
 		await harness.run({ parameters: listKeys });
 		expect(harness.credentials.session()).toBe('first-session');
@@ -208,7 +208,7 @@ describe('credential modes', () => {
 		// The user switches the credential to another account; the stored session stays behind.
 		harness.setCredential({ ...harness.credentials.stored_(), email: 'bob@globex.test' });
 		const relogin = nock(BASE).post('/v1/login', { user: { login: 'bob@globex.test', password: PASSWORD } }).reply(200, envelope({ token: 'second-session' }));
-		const scope = nock(BASE, { reqheaders: { authorization: 'Bearer second-session' } }).get(KEYS_PATH).reply(200, envelope(apiKeys));
+		const scope = nock(BASE, { reqheaders: { authorization: 'Bearer second-session' } }).get(INTEGRATIONS_PATH).reply(200, envelope(apiKeys));
 		const result = await harness.run({ parameters: listKeys });
 		expect(result.error).toBeUndefined();
 		expect(harness.credentials.session()).toBe('second-session');
@@ -218,7 +218,7 @@ describe('credential modes', () => {
 	});
 
 	it('a fresh session refused twice in a row is final: a clear message after two logins, no more', async () => {
-		nock(BASE).get(KEYS_PATH).times(3).reply(401, { message: 'Not authorized', status: 401 });
+		nock(BASE).get(INTEGRATIONS_PATH).times(3).reply(401, { message: 'Not authorized', status: 401 });
 		nock(BASE).post('/v1/login').times(2).reply(200, envelope({ token: SESSION }));
 		const harness = new Harness(emailPassword({ sessionToken: 'expired-token' }));
 		const result = await harness.run({ parameters: listKeys });
@@ -338,22 +338,35 @@ describe('dropdown loaders (n8n-core LoadOptionsContext)', () => {
 		]);
 	});
 
-	it('business areas: every division and every area, value = name, in the job language', async () => {
+	it('business areas: every division and every area, "English (German)", value = the German name, whatever the job language', async () => {
 		nock(BASE)
 			.get('/v1/general/business-areas')
 			.query({ lang: 'en' })
 			.reply(200, envelope([{ id: 1, name: 'Purchasing & Sales', area: [{ id: 3, name: 'Sales' }] }]));
+		nock(BASE)
+			.get('/v1/general/business-areas')
+			.query({ lang: 'de' })
+			.reply(200, envelope([{ id: 1, name: 'Einkauf & Vertrieb', area: [{ id: 3, name: 'Vertrieb' }] }]));
 		const options = await harness.loadOptions('getBusinessAreas', { additionalFields: { lang: 'en' } });
 		expect(options).toEqual([
-			{ name: 'Purchasing & Sales', value: 'Purchasing & Sales', description: 'Division' },
-			{ name: 'Purchasing & Sales › Sales', value: 'Sales', description: 'Area of Purchasing & Sales' },
+			{ name: 'Purchasing & Sales (Einkauf & Vertrieb)', value: 'Einkauf & Vertrieb', description: 'Division' },
+			{
+				name: 'Purchasing & Sales (Einkauf & Vertrieb) › Sales (Vertrieb)',
+				value: 'Vertrieb',
+				description: 'Area of Purchasing & Sales (Einkauf & Vertrieb)',
+			},
 		]);
 	});
 
-	it('languages and degrees', async () => {
-		nock(BASE).get('/v1/general/language-skills').query({ lang: 'de' }).reply(200, envelope([{ id: 23, value: 'German' }]));
+	it('languages and degrees: English, with the German name where it differs', async () => {
+		nock(BASE).get('/v1/general/language-skills').query({ lang: 'en' }).reply(200, envelope([{ id: 23, value: 'German' }, { id: 139, value: 'Luxembourgish' }]));
+		nock(BASE).get('/v1/general/language-skills').query({ lang: 'de' }).reply(200, envelope([{ id: 23, value: 'German' }, { id: 139, value: 'Luxemburgisch' }]));
+		nock(BASE).get('/v1/general/university-degrees').query({ lang: 'en' }).reply(200, envelope([{ id: 2, value: 'Bachelor of Science' }]));
 		nock(BASE).get('/v1/general/university-degrees').query({ lang: 'de' }).reply(200, envelope([{ id: 2, value: 'Bachelor of Science' }]));
-		expect(await harness.loadOptions('getLanguages')).toEqual([{ name: 'German', value: 23 }]);
+		expect(await harness.loadOptions('getLanguages')).toEqual([
+			{ name: 'German', value: 23 },
+			{ name: 'Luxembourgish (Luxemburgisch)', value: 139 },
+		]);
 		expect(await harness.loadOptions('getUniversityDegrees')).toEqual([{ name: 'Bachelor of Science', value: 2 }]);
 	});
 

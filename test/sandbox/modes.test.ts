@@ -77,6 +77,27 @@ describe('fault modes', () => {
 			expect((await list(sandbox, bob)).status).toBe(401);
 		});
 
+		it('session limits do not shift the seeded request faults (a PRNG stream of their own)', async () => {
+			const token = sandbox.issueToken(ALICE.login);
+			const statuses = async (config: FaultConfig): Promise<number[]> => {
+				sandbox.setFaults(config);
+				const result: number[] = [];
+				for (let i = 0; i < 16; i++) result.push((await list(sandbox, token)).status);
+				return result;
+			};
+			const plain = await statuses({ errorRate: 0.5, seed: 8 });
+			expect(new Set(plain)).toEqual(new Set([200, 500, 503]));
+			expect(await statuses({ errorRate: 0.5, seed: 8, sessionRequestLimit: { min: 100, max: 200 } })).toEqual(plain);
+		});
+
+		it('setFaults starts the count of every session anew', async () => {
+			sandbox.setFaults({ sessionRequestLimit: 2 });
+			const token = sandbox.issueToken(ALICE.login);
+			expect((await list(sandbox, token)).status).toBe(200);
+			sandbox.setFaults({ sessionRequestLimit: 2 });
+			expect(await lifetimeOf(sandbox, token, 2)).toBe(2);
+		});
+
 		it('a range {min, max} draws each session\'s limit (inclusive) with the seeded PRNG, reproducibly', async () => {
 			const lifetimes = async (): Promise<number[]> => {
 				sandbox.setFaults({ sessionRequestLimit: { min: 1, max: 3 }, seed: 77 });
@@ -246,10 +267,10 @@ describe('fault modes', () => {
 			]);
 		});
 
-		it('a refused login is an attempt, not a login; setFaults restarts the script', async () => {
+		it('a refused login is an attempt, not a login, and uses up an entry; setFaults restarts the script', async () => {
 			const before = { ...sandbox.counts };
+			sandbox.setFaults({ loginScript: [{ ok: true }, { status: 503 }] });
 			expect((await call(sandbox, 'POST', '/v1/login', { body: { user: { login: ALICE.login, password: 'wrong' } } })).status).toBe(401);
-			sandbox.setFaults({ loginScript: [{ status: 503 }] });
 			expect((await call(sandbox, 'POST', '/v1/login', { body: { user: ALICE } })).status).toBe(503);
 			sandbox.setFaults({ loginScript: [{ status: 503 }] });
 			expect((await call(sandbox, 'POST', '/v1/login', { body: { user: ALICE } })).status).toBe(503);
@@ -260,15 +281,15 @@ describe('fault modes', () => {
 	});
 
 	describe('hanging requests', () => {
-		it('hangPaths hold every matching request hangMs before it is processed; others pass', async () => {
+		it('hangPaths hold every matching request hangMs (after the latency) before it is processed; others pass', async () => {
 			const token = sandbox.issueToken(ALICE.login);
-			sandbox.setFaults({ hangPaths: ['/gin/'], hangMs: 300 });
+			sandbox.setFaults({ hangPaths: ['/gin/'], hangMs: 300, latencyMs: 1 });
 			const start = Date.now();
 			const reply = await create(sandbox, token, 'slow@example.test');
 			expect(Date.now() - start).toBeGreaterThanOrEqual(280);
 			expect(reply.status).toBe(201);
 			expect((await list(sandbox, token)).status).toBe(200);
-			expect(sandbox.requests.map((entry) => entry.fault)).toEqual(['hang', undefined]);
+			expect(sandbox.requests.map((entry) => entry.fault)).toEqual(['latency+hang', 'latency']);
 		});
 
 		it('a client that gives up during a hang before work: the request is never processed, even after hangMs', async () => {
@@ -284,23 +305,32 @@ describe('fault modes', () => {
 			expect((await list(sandbox, token)).status).toBe(200); // the logout was not processed either
 		});
 
-		it('hangAfterWork: processed and stored first, then held', async () => {
+		it('hangAfterWork: processed and stored first, then held; answered normally when the client waits', async () => {
 			const token = sandbox.issueToken(ALICE.login);
+			sandbox.setFaults({ hangPaths: ['/gin/'], hangMs: 300, hangAfterWork: true });
+			const start = Date.now();
+			expect((await create(sandbox, token, 'patient@example.test')).status).toBe(201);
+			expect(Date.now() - start).toBeGreaterThanOrEqual(280);
+			expect(lastEntry(sandbox)).toMatchObject({ status: 201, fault: 'hang' });
 			const before = stored();
 			sandbox.setFaults({ hangPaths: ['/gin/'], hangMs: 5000, hangAfterWork: true });
 			const held = { token, body: { email: 'held@example.test' } };
 			await callAndGiveUp(sandbox, 'POST', '/gin/v1/company/candidate', held, () => stored() > before);
 			expect(stored()).toBe(before + 1);
 			for (let i = 0; i < 100 && lastEntry(sandbox).status !== 0; i++) await sleep(20);
-			expect(lastEntry(sandbox)).toMatchObject({ status: 0, fault: 'hang' });
+			expect(lastEntry(sandbox)).toMatchObject({ status: 0, workStatus: 201, fault: 'hang' });
 		});
 
-		it('hangRate: a seeded fraction of the requests hangs', async () => {
+		it('hangRate: a seeded fraction of the requests hangs; `paths` limits hangs too', async () => {
 			sandbox.setFaults({ hangRate: 0.5, hangMs: 20, seed: 4 });
 			for (let i = 0; i < 16; i++) expect((await call(sandbox, 'GET', '/v1/general/job-types')).status).toBe(200);
 			const hung = sandbox.requests.filter((entry) => entry.fault === 'hang').length;
 			expect(hung).toBeGreaterThan(0);
 			expect(hung).toBeLessThan(16);
+			sandbox.clearRequests();
+			sandbox.setFaults({ hangRate: 1, hangMs: 20, paths: ['/gin/'] });
+			await call(sandbox, 'GET', '/v1/general/job-types');
+			expect(sandbox.requests[0].fault).toBeUndefined();
 		});
 	});
 });

@@ -411,6 +411,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		if (decision.hang?.afterWork) {
 			countFault(request, 'hang');
 			if (!(await hold(reply, decision.hang.ms))) {
+				entry.workStatus = reply.statusCode;
 				entry.status = 0;
 				request.raw.socket.destroy();
 				return payload;
@@ -428,7 +429,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		}
 		entry.status = outcome.status;
 		reply.code(outcome.status).header('content-type', 'application/json; charset=utf-8');
-		return JSON.stringify({ message: STATUS_MESSAGES[outcome.status], status: outcome.status });
+		return JSON.stringify({ message: STATUS_MESSAGES[outcome.status] ?? 'Error', status: outcome.status });
 	};
 
 	app.addHook('onSend', async (request, reply, payload) => {

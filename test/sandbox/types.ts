@@ -130,7 +130,10 @@ export interface LoggedRequest {
 	session?: number;
 	/** Number of the session a successful login created. */
 	newSession?: number;
-	/** Status the processing produced, when an after-work fault replaced or withheld it. */
+	/**
+	 * Status the processing produced when the client did not get it: an after-work fault replaced
+	 * or withheld it, or the client left during an after-work hang.
+	 */
 	workStatus?: number;
 }
 

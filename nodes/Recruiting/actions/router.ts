@@ -1,5 +1,6 @@
 /**
- * Runs the chosen operation for every input item: with bounded concurrency (p-limit), output in
+ * Runs the chosen operation for every input item: with bounded concurrency (a few workers that
+ * each take the next item), output in
  * input order, every output item paired with its input item, and errors handled once for all
  * operations:
  * - every error's message and description pass through the transport's one redaction;
@@ -10,7 +11,6 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import pLimit from 'p-limit';
 
 import { TransportSession, redact } from '../transport';
 import { requestSettings } from './common/options';
@@ -83,7 +83,6 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		settings.timeoutMs,
 	);
 	const run = createRunContext(session);
-	const limit = pLimit(settings.concurrency);
 	const signal = this.getExecutionCancelSignal?.();
 	const continueOnFail = this.continueOnFail();
 	const errorOutput = this.getNode().onError === 'continueErrorOutput';
@@ -91,27 +90,28 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const results: INodeExecutionData[][] = new Array(items.length);
 	const failures = new Map<number, NodeError>();
 
-	await Promise.all(
-		items.map(async (_item, itemIndex) =>
-			await limit(async () => {
-				if (session.stopped || signal?.aborted) return;
-				try {
-					const output = await module.execute.call(this, itemIndex, run);
-					results[itemIndex] = this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(output), {
-						itemData: { item: itemIndex },
-					});
-				} catch (error) {
-					const nodeError = asNodeError(this, error, itemIndex, await session.secrets());
-					if (continueOnFail) {
-						results[itemIndex] = [errorItem(nodeError, itemIndex, errorOutput)];
-					} else {
-						failures.set(itemIndex, nodeError);
-						session.stop();
-					}
-				}
-			}),
-		),
-	);
+	const runItem = async (itemIndex: number) => {
+		try {
+			const output = await module.execute.call(this, itemIndex, run);
+			results[itemIndex] = this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(output), {
+				itemData: { item: itemIndex },
+			});
+		} catch (error) {
+			const nodeError = asNodeError(this, error, itemIndex, await session.secrets());
+			if (continueOnFail) {
+				results[itemIndex] = [errorItem(nodeError, itemIndex, errorOutput)];
+			} else {
+				failures.set(itemIndex, nodeError);
+				session.stop();
+			}
+		}
+	};
+	// `concurrency` workers take the next item in input order until none is left (or the run stops).
+	let next = 0;
+	const worker = async () => {
+		while (next < items.length && !session.stopped && !signal?.aborted) await runItem(next++);
+	};
+	await Promise.all(Array.from({ length: Math.min(settings.concurrency, items.length) }, worker));
 
 	if (failures.size > 0) {
 		// Items that were refused only because the run was stopping are not the cause.

@@ -18,38 +18,60 @@ async function load(context: ILoadOptionsFunctions, kind: ReferenceListKind, lan
 	}
 }
 
-function jobLanguage(context: ILoadOptionsFunctions): ListLanguage {
-	const fields = context.getCurrentNodeParameter('additionalFields') as IDataObject | undefined;
-	return fields?.lang === 'en' ? 'en' : 'de';
+/**
+ * One language rule for every dropdown (n8n does not tell a node the editor's language): the
+ * English name, then the German name in parentheses where it differs. The label never changes
+ * what is sent: IDs for job types, degrees and languages; for business areas the German name
+ * (the service's default language), which the run sends in the job's Language option.
+ */
+function bilingual(english: unknown, german: unknown): string {
+	const en = english === undefined || english === null ? '' : String(english);
+	const de = german === undefined || german === null ? '' : String(german);
+	if (en === '' || de === '' || en === de) return en || de;
+	return `${en} (${de})`;
 }
 
 export async function getJobTypes(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const list = await load(this, 'jobTypes');
-	return list.map((entry) => ({
-		name: entry.name_eng === entry.name_ger ? String(entry.name_eng) : `${String(entry.name_eng)} (${String(entry.name_ger)})`,
-		value: entry.id as number,
-	}));
+	return list.map((entry) => ({ name: bilingual(entry.name_eng, entry.name_ger), value: entry.id as number }));
+}
+
+/** A list whose entries are `{ id, value }` in the language asked for: English with German. */
+async function bilingualIdList(context: ILoadOptionsFunctions, kind: 'universityDegrees' | 'languageSkills') {
+	const english = await load(context, kind, 'en');
+	const german = await load(context, kind, 'de');
+	const germanById = new Map(german.map((entry) => [entry.id, entry.value]));
+	return english.map((entry) => ({ name: bilingual(entry.value, germanById.get(entry.id)), value: entry.id as number }));
 }
 
 export async function getUniversityDegrees(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const list = await load(this, 'universityDegrees');
-	return list.map((entry) => ({ name: String(entry.value), value: entry.id as number }));
+	return await bilingualIdList(this, 'universityDegrees');
 }
 
 export async function getLanguages(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const list = await load(this, 'languageSkills');
-	return list.map((entry) => ({ name: String(entry.value), value: entry.id as number }));
+	return await bilingualIdList(this, 'languageSkills');
 }
 
-/** Every division and every area; the value is the name, which is what the service takes. */
+/** Every division and every area; the value is the German name, which the service takes. */
 export async function getBusinessAreas(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const list = await load(this, 'businessAreas', jobLanguage(this));
+	const german = await load(this, 'businessAreas', 'de');
+	const english = await load(this, 'businessAreas', 'en');
+	const englishDivisions = new Map(english.map((division) => [division.id, division]));
 	const options: INodePropertyOptions[] = [];
-	for (const division of list) {
-		const name = String(division.name);
-		options.push({ name, value: name, description: 'Division' });
+	for (const division of german) {
+		const translated = englishDivisions.get(division.id) as IDataObject | undefined;
+		const divisionName = String(division.name);
+		const divisionLabel = bilingual(translated?.name, divisionName);
+		options.push({ name: divisionLabel, value: divisionName, description: 'Division' });
+		const englishAreas = new Map(
+			((translated?.area as IDataObject[] | undefined) ?? []).map((area) => [area.id, area.name]),
+		);
 		for (const area of (division.area as IDataObject[] | undefined) ?? []) {
-			options.push({ name: `${name} › ${String(area.name)}`, value: String(area.name), description: `Area of ${name}` });
+			options.push({
+				name: `${divisionLabel} › ${bilingual(englishAreas.get(area.id), area.name)}`,
+				value: String(area.name),
+				description: `Area of ${divisionLabel}`,
+			});
 		}
 	}
 	return options;

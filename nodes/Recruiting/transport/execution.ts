@@ -6,7 +6,7 @@
  */
 import type { ICredentialDataDecryptedObject, IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from './auth';
+import { CREDENTIAL_TYPE, credentialProblem } from './auth';
 import type { Waiter } from './pacer';
 import { Pacer, cancellableWait } from './pacer';
 import { SessionOwner } from './session';
@@ -45,6 +45,8 @@ export class TransportSession {
 
 	private stopping = false;
 
+	private problem?: { text: string | undefined };
+
 	constructor(
 		retry: Partial<RetryPolicy> = {},
 		requestsPerSecond = 0,
@@ -63,6 +65,12 @@ export class TransportSession {
 			});
 		}
 		return await this.credentials;
+	}
+
+	/** What stops the credential from being used (checked once per execution), or undefined. */
+	problemOf(credentials: ICredentialDataDecryptedObject): string | undefined {
+		if (this.problem === undefined) this.problem = { text: credentialProblem(credentials) };
+		return this.problem.text;
 	}
 
 	/** The owner of the session token (Email and Password). */

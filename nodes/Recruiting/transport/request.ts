@@ -13,7 +13,7 @@ import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestMethods, 
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { AuthMode, LoginFailure } from './auth';
-import { ANONYMOUS, CREDENTIAL_TYPE, authMode, credentialProblem, joinUrl, readLoginFailure, transientLogin, unreachableMessage } from './auth';
+import { ANONYMOUS, CREDENTIAL_TYPE, authMode, joinUrl, readLoginFailure, transientLogin, unreachableMessage } from './auth';
 import type { ErrorDetails } from './errors';
 import { NOT_JSON, UNAUTHORIZED_ADVICE, apiError, brokenMessage, gatewayMessage, statusMessage } from './errors';
 import type { RequestContext } from './execution';
@@ -269,7 +269,7 @@ export async function apiRequest(
 	transport: TransportSession = new TransportSession(),
 ): Promise<ServiceResponse> {
 	const credentials = await transport.getCredentials(this);
-	const problem = credentialProblem(credentials);
+	const problem = transport.problemOf(credentials);
 	if (problem) throw new NodeOperationError(this.getNode(), problem, { itemIndex: request.itemIndex });
 	return await new Call(this, transport, request, credentials).run();
 }

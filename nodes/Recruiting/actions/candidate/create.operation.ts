@@ -29,8 +29,10 @@ export const description: INodeProperties[] = [
 
 export const schema = z.object(candidateShape(layoutFields(layout))).superRefine(requirePhoneOrEmail);
 
+const labels = candidateLabels(layoutFields(layout));
+
 export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject> {
-	const body = validateBody(this, itemIndex, schema, readCandidateFields(this, itemIndex, layout), candidateLabels(layoutFields(layout)));
+	const body = validateBody(this, itemIndex, schema, readCandidateFields(this, itemIndex, layout), labels);
 	const response = await apiRequest.call(
 		this,
 		{ method: 'POST', path: '/gin/v1/company/candidate', body, itemIndex },

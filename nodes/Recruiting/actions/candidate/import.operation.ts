@@ -27,6 +27,7 @@ import {
 import { candidateSlugProperty, dateOrderOf, flattenRecord, postRecord, wireInput } from '../common/candidateRecord';
 import { acceptedDateForms } from '../common/dates';
 import { dateFormatOption, optionsCollection } from '../common/options';
+import { itemParameter } from '../common/parameters';
 import { validateBody } from '../common/validation';
 import type { RunContext } from '../context';
 import * as create from './create.operation';
@@ -78,12 +79,29 @@ function listDescription(kind: RecordKind): string {
 		.join(', ')}), the service's field names, or the short keys ${Object.keys(kind.aliases).join(', ')}.${kind.resolveNames ? ` ${NAMES}` : ''}${kind.form === 'columns' ? ` ${DATES}` : ''} Leave empty for none.`;
 }
 
+/** The short description of a "JSON or Text" field; the full syntax is in the README. */
+function listFieldDescription(kind: RecordKind): string {
+	const form =
+		kind.form === 'pairs'
+			? `"${compactFormOf(kind)}" entries, separated by commas, semicolons or line breaks`
+			: `one per line or separated by ";": ${compactFormOf(kind)}`;
+	return `Text, ${form}; or a JSON array. Full syntax in the README.`;
+}
+
 export const description: INodeProperties[] = [
+	{
+		displayName:
+			'Import cannot detect duplicates: the service cannot look candidates up by e-mail or phone, so every import without a Candidate Slug creates a new candidate. To re-run an import safely, keep the "slug" of the first run and give it below.',
+		name: 'importNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show },
+	},
 	{
 		...candidateSlugProperty('candidate', 'import'),
 		required: false,
 		description:
-			'Leave empty to create a new candidate from Email / Phone. To add to an existing candidate, give its slug (the "slug" that Candidate → Create or an earlier import returned): then nothing is created and Source and Employee are not sent. The service cannot look candidates up by e-mail, so every import without a slug creates a new candidate, even if one with the same e-mail exists; to re-run an import safely, pass the slug of the first run.',
+			'Empty: create a new candidate from Email / Phone. A slug (from Create or an earlier import): add to that candidate; nothing is created and Source and Employee are not sent.',
 	},
 	...candidateFieldProperties('candidate', 'import', layout),
 	{
@@ -127,7 +145,8 @@ export const description: INodeProperties[] = [
 			type: 'string',
 			typeOptions: { rows: 2 },
 			default: '',
-			description: listDescription(kind),
+			placeholder: `e.g. ${kind.example.text}`,
+			description: listFieldDescription(kind),
 			displayOptions: { show: { ...show, recordInput: ['lists'] } },
 		}),
 	),
@@ -139,7 +158,7 @@ export const description: INodeProperties[] = [
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether any failed record (or a failed profile update) fails the whole item. Off: the item succeeds and lists which records failed. On: the item fails (to the error output if the node has one) and its error item still carries the slug and the per-record results; input that is invalid fails the item before anything is created.',
+				'Whether a failed record or profile update fails the whole item (its error item keeps the slug and the results per record). Off: the item succeeds and lists the failures.',
 		},
 	]),
 ];
@@ -172,10 +191,10 @@ function messageOf(error: unknown): string {
 
 function entriesOf(context: IExecuteFunctions, itemIndex: number, kind: RecordKind, mode: string): ListEntry[] {
 	if (mode === 'fields') {
-		const entries = context.getNodeParameter(`${kind.collection.name}.${kind.collection.entry}`, itemIndex, []) as IDataObject[];
+		const entries = itemParameter<IDataObject[]>(context, `${kind.collection.name}.${kind.collection.entry}`, itemIndex, []);
 		return entries.map((entry) => ({ values: flattenRecord(entry) }));
 	}
-	const parsed = parseList(kind, context.getNodeParameter(listParameter(kind), itemIndex, ''));
+	const parsed = parseList(kind, itemParameter(context, listParameter(kind), itemIndex, ''));
 	if ('syntax' in parsed) {
 		throw new NodeOperationError(context.getNode(), `"${kind.collection.displayName}" ${parsed.syntax}`, {
 			itemIndex,
@@ -188,7 +207,7 @@ function entriesOf(context: IExecuteFunctions, itemIndex: number, kind: RecordKi
 /** Every record of the item, validated (the slug is filled in once known). */
 function planRecords(context: IExecuteFunctions, itemIndex: number): PlannedRecord[] {
 	const order = dateOrderOf(context, itemIndex);
-	const mode = context.getNodeParameter('recordInput', itemIndex, 'fields') as string;
+	const mode = itemParameter<string>(context, 'recordInput', itemIndex, 'fields');
 	return RECORD_KINDS.flatMap((kind) =>
 		entriesOf(context, itemIndex, kind, mode).map((entry, position): PlannedRecord => {
 			const index = position + 1;
@@ -240,9 +259,9 @@ function summaryText(result: IDataObject, records: RecordResult[], failed: Array
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject> {
-	const slugParameter = this.getNodeParameter('candidateSlug', itemIndex, '') as unknown;
+	const slugParameter = itemParameter<unknown>(this, 'candidateSlug', itemIndex, '');
 	const givenSlug = typeof slugParameter === 'string' || typeof slugParameter === 'number' ? String(slugParameter).trim() : '';
-	const failOnRecordError = this.getNodeParameter('options.failOnRecordError', itemIndex, false) === true;
+	const failOnRecordError = itemParameter(this, 'options.failOnRecordError', itemIndex, false) === true;
 
 	// Everything is checked before the first request.
 	const profile = validateBody(

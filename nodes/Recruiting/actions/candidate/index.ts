@@ -26,7 +26,7 @@ export const description: INodeProperties[] = [
 				value: 'import',
 				action: 'Import a candidate with all records',
 				description:
-					'From one form or spreadsheet row: create the candidate (or use a given slug), fill in the profile, then add jobs, university records, IT skills, languages and additional information; returns the slug and one result per record. Cannot detect duplicates (the service offers no candidate lookup).',
+					'Create a candidate from one form or spreadsheet row with profile and all records. Cannot detect duplicates: keep the slug for re-runs.',
 			},
 			{
 				name: 'Update',

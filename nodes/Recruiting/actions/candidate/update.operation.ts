@@ -15,6 +15,7 @@ import {
 } from '../common/candidateProfile';
 import { candidateSlugProperty } from '../common/candidateRecord';
 import { dateFormatOption, optionsCollection } from '../common/options';
+import { itemParameter } from '../common/parameters';
 import { text, validateBody } from '../common/validation';
 import type { RunContext } from '../context';
 
@@ -34,7 +35,7 @@ export const labels = { user_slug: 'Candidate Slug', ...candidateLabels(layoutFi
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject> {
 	const input = {
-		user_slug: this.getNodeParameter('candidateSlug', itemIndex, '') as string,
+		user_slug: itemParameter<string>(this, 'candidateSlug', itemIndex, ''),
 		...readCandidateFields(this, itemIndex, layout),
 	};
 	const body = validateBody(this, itemIndex, schema, input, labels);

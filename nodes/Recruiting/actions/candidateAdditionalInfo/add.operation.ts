@@ -6,7 +6,7 @@ import { candidateSlugProperty, dateOrderOf, postRecord, recordParameters, wireI
 import type { DateOrder } from '../common/dates';
 import { dateFormatOption, optionsCollection } from '../common/options';
 import { descriptionField, endDateField, startDateField } from '../common/recordFields';
-import { date, endNotBeforeStart, text, validateBody } from '../common/validation';
+import { date, endNotBeforeStart, text, perDateOrder, validateBody } from '../common/validation';
 import type { RunContext } from '../context';
 
 const show = { resource: ['candidateAdditionalInfo'], operation: ['add'] };
@@ -39,7 +39,7 @@ export const description: INodeProperties[] = [
 	optionsCollection('candidateAdditionalInfo', 'add', [dateFormatOption]),
 ];
 
-export const schemaFor = (order: DateOrder) =>
+export const schemaFor = perDateOrder((order: DateOrder) =>
 	z
 		.object({
 			user_slug: text(true),
@@ -48,7 +48,8 @@ export const schemaFor = (order: DateOrder) =>
 			start_date: date(order),
 			end_date: date(order),
 		})
-		.superRefine(endNotBeforeStart(order));
+		.superRefine(endNotBeforeStart(order)),
+);
 
 export const labels = {
 	user_slug: 'Candidate Slug',

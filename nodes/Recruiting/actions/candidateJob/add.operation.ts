@@ -8,7 +8,7 @@ import { dateFormatOption, optionsCollection } from '../common/options';
 import { descriptionField, endDateField, startDateField } from '../common/recordFields';
 import type { ListLanguage } from '../common/referenceLists';
 import { resolveBusinessArea, resolveListId } from '../common/resolve';
-import { date, endNotBeforeStart, idOrName, text, validateBody } from '../common/validation';
+import { date, endNotBeforeStart, idOrName, text, perDateOrder, validateBody } from '../common/validation';
 import type { RunContext } from '../context';
 
 const show = { resource: ['candidateJob'], operation: ['add'] };
@@ -34,13 +34,13 @@ export const description: INodeProperties[] = [
 		displayOptions: { show },
 		options: [
 			{
-				displayName: 'Business Area or Division Name or ID',
+				displayName: 'Business Area Name or ID',
 				name: 'businessAreaDivision',
 				type: 'options',
 				typeOptions: { loadOptionsMethod: 'getBusinessAreas' },
 				default: '',
 				description:
-					'Business area or division of the job. The service receives its name. An expression may give a division or area name in German or English (case, accents and spaces do not matter, e.g. "Softwareentwicklung", "Human Resources"); it is checked against every division and area and sent as the list spells it. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+					'Business area or division of the job; an expression may also give its name. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 			},
 			{
 				displayName: 'City Name',
@@ -65,7 +65,7 @@ export const description: INodeProperties[] = [
 				typeOptions: { loadOptionsMethod: 'getJobTypes' },
 				default: '',
 				description:
-					'Kind of employment, from the job types list (e.g. 2 = Werkstudent / Working student). An expression may give the ID, the ID as text, or the German or English name (case, accents and spaces do not matter, e.g. "Working student", "Praktikant"). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+					'Kind of employment; an expression may also give its name in German or English. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 			},
 			{
 				displayName: 'Language',
@@ -84,7 +84,7 @@ export const description: INodeProperties[] = [
 	optionsCollection('candidateJob', 'add', [dateFormatOption]),
 ];
 
-export const schemaFor = (order: DateOrder) =>
+export const schemaFor = perDateOrder((order: DateOrder) =>
 	z
 		.object({
 			user_slug: text(true),
@@ -98,7 +98,8 @@ export const schemaFor = (order: DateOrder) =>
 			business_area_division: text(),
 			lang: text(),
 		})
-		.superRefine(endNotBeforeStart(order));
+		.superRefine(endNotBeforeStart(order)),
+);
 
 export const labels = {
 	user_slug: 'Candidate Slug',
@@ -109,7 +110,7 @@ export const labels = {
 	job_type_id: 'Job Type',
 	description: 'Description',
 	job_title: 'Job Title',
-	business_area_division: 'Business Area or Division',
+	business_area_division: 'Business Area',
 	lang: 'Language',
 };
 

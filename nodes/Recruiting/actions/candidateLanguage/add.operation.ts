@@ -20,7 +20,7 @@ export const description: INodeProperties[] = [
 		required: true,
 		default: '',
 		description:
-			'The language, from the language skills list (e.g. 26 = English, 23 = German). An expression may give the ID, the ID as text, or the language\'s name in German or English (case, accents and spaces do not matter, e.g. "English", "Englisch", "Französisch"). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			'The language; an expression may also give its name in German or English. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 		displayOptions: { show },
 	},
 	{
@@ -31,7 +31,7 @@ export const description: INodeProperties[] = [
 		typeOptions: { minValue: 1, numberPrecision: 0 },
 		default: 1,
 		description:
-			'Proficiency level ID: a positive integer. The service does not publish its catalogue of language levels, so use the IDs your service account expects; the node sends the number as given and does not interpret it.',
+			'Proficiency level ID, as your service account expects it (the service does not publish the list); sent unchanged',
 		displayOptions: { show },
 	},
 	optionsCollection('candidateLanguage', 'add'),

@@ -7,7 +7,7 @@ import type { DateOrder } from '../common/dates';
 import { dateFormatOption, optionsCollection } from '../common/options';
 import { descriptionField, endDateField, startDateField } from '../common/recordFields';
 import { resolveListId } from '../common/resolve';
-import { date, endNotBeforeStart, idOrName, integer, positiveInteger, text, validateBody } from '../common/validation';
+import { date, endNotBeforeStart, idOrName, integer, positiveInteger, text, perDateOrder, validateBody } from '../common/validation';
 import type { RunContext } from '../context';
 
 const show = { resource: ['candidateUniversity'], operation: ['add'] };
@@ -30,7 +30,7 @@ export const description: INodeProperties[] = [
 				typeOptions: { loadOptionsMethod: 'getUniversityDegrees' },
 				default: '',
 				description:
-					'Degree obtained or aimed at, from the university degrees list (e.g. 10 = Master of Science). An expression may give the ID, the ID as text, or the name in German or English (case, accents and spaces do not matter, e.g. "Master of Science", "Diplom"). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+					'Degree obtained or aimed at; an expression may also give its name. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 			},
 			descriptionField('the studies'),
 			endDateField('the studies', 'if ongoing'),
@@ -49,7 +49,7 @@ export const description: INodeProperties[] = [
 				typeOptions: { minValue: 1, numberPrecision: 0 },
 				default: 1,
 				description:
-					'ID of the grading system the grade is expressed in: a positive integer. The service does not publish its catalogue of grading systems, so use the ID your service account expects; the node does not interpret it.',
+					'ID of the grading system of the grade, as your service account expects it (the service does not publish the list); sent unchanged',
 			},
 			{
 				displayName: 'Study Name',
@@ -70,7 +70,7 @@ export const description: INodeProperties[] = [
 	optionsCollection('candidateUniversity', 'add', [dateFormatOption]),
 ];
 
-export const schemaFor = (order: DateOrder) =>
+export const schemaFor = perDateOrder((order: DateOrder) =>
 	z
 		.object({
 			user_slug: text(true),
@@ -83,7 +83,8 @@ export const schemaFor = (order: DateOrder) =>
 			grade: integer(),
 			grading_systems_id: positiveInteger(),
 		})
-		.superRefine(endNotBeforeStart(order));
+		.superRefine(endNotBeforeStart(order)),
+);
 
 export const labels = {
 	user_slug: 'Candidate Slug',

@@ -9,8 +9,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { BIRTHDAY_ORDER, acceptedDateForms } from './dates';
-import { boolean, date, email, isEmpty, text } from './validation';
+import { BIRTHDAY_ORDER } from './dates';
+import { itemParameter } from './parameters';
+import { DATE_FORMS, DATE_PLACEHOLDER } from './recordFields';
+import { boolean, date, email, isEmpty, phone, text } from './validation';
 
 interface CandidateFieldSpec {
 	/** Field name in the service's request body. */
@@ -28,9 +30,10 @@ const CANDIDATE_FIELDS = {
 		property: {
 			displayName: 'Birthday',
 			name: 'birthday',
-			type: 'dateTime',
+			type: 'string',
 			default: '',
-			description: `Date of birth. Accepted: ${acceptedDateForms(BIRTHDAY_ORDER)}. Always sent as DD-MM-YYYY, whatever the Date Format Sent option says.`,
+			placeholder: DATE_PLACEHOLDER,
+			description: `Date of birth. ${DATE_FORMS} Always sent as DD-MM-YYYY.`,
 		},
 	},
 	city: {
@@ -85,14 +88,15 @@ const CANDIDATE_FIELDS = {
 	},
 	phone: {
 		wire: 'phone',
-		schema: () => text(),
+		schema: () => phone(),
 		property: {
 			displayName: 'Phone',
 			name: 'phone',
 			type: 'string',
 			default: '',
+			placeholder: 'e.g. +49 151 23456789',
 			description:
-				'Phone number of the candidate, as text (e.g. +49 151 23456789). Creating a candidate needs a phone number or an e-mail address (or both).',
+				'Phone number of the candidate, national or international. Creating a candidate needs a phone number or an e-mail address (or both).',
 		},
 	},
 	smsPreference: {
@@ -239,14 +243,15 @@ export function candidateWireName(field: CandidateField): string {
 /**
  * One item's raw values of a layout's fields, keyed by wire field: top-level parameters
  * always, collection fields only when the user added them. Validate with `candidateShape`.
+ * Parameters without an expression are read once per node run (`itemParameter`).
  */
 export function readCandidateFields(context: IExecuteFunctions, itemIndex: number, layout: CandidateFieldLayout): IDataObject {
 	const input: IDataObject = {};
 	for (const field of layout.topLevel ?? []) {
-		input[CANDIDATE_FIELDS[field].wire] = context.getNodeParameter(field, itemIndex, '') as IDataObject[string];
+		input[CANDIDATE_FIELDS[field].wire] = itemParameter<IDataObject[string]>(context, field, itemIndex, '');
 	}
 	if (layout.collection) {
-		const values = context.getNodeParameter(layout.collection.name, itemIndex, {}) as IDataObject;
+		const values = itemParameter<IDataObject>(context, layout.collection.name, itemIndex, {});
 		for (const field of layout.collection.fields) {
 			if (field in values) input[CANDIDATE_FIELDS[field].wire] = values[field];
 		}

@@ -8,6 +8,7 @@ import { apiRequest } from '../../transport';
 import type { RunContext } from '../context';
 import type { DateOrder } from './dates';
 import { DEFAULT_DATE_ORDER, isDateOrder } from './dates';
+import { itemParameter } from './parameters';
 
 /** The `candidateSlug` parameter of an operation. */
 export function candidateSlugProperty(resource: string, operation: string): INodeProperties {
@@ -26,13 +27,28 @@ export function candidateSlugProperty(resource: string, operation: string): INod
 
 /** The day/month order of start and end dates for this item (`options.dateFormat`). */
 export function dateOrderOf(context: IExecuteFunctions, itemIndex: number): DateOrder {
-	const value = context.getNodeParameter('options.dateFormat', itemIndex, DEFAULT_DATE_ORDER);
+	const value = itemParameter(context, 'options.dateFormat', itemIndex, DEFAULT_DATE_ORDER);
 	return isDateOrder(value) ? value : DEFAULT_DATE_ORDER;
+}
+
+/** The parameters `recordParameters` reads for a description (name and fallback), found once per description. */
+const readLists = new WeakMap<INodeProperties[], Array<{ name: string; fallback: IDataObject | string }>>();
+
+function parametersToRead(description: INodeProperties[]): Array<{ name: string; fallback: IDataObject | string }> {
+	let list = readLists.get(description);
+	if (!list) {
+		list = description
+			.filter((property) => property.name !== 'options')
+			.map((property) => ({ name: property.name, fallback: property.type === 'collection' ? {} : '' }));
+		readLists.set(description, list);
+	}
+	return list;
 }
 
 /**
  * An add operation's values for one item, keyed by parameter name: every top-level parameter
- * of `description` (except Options) with its "Additional Fields" merged in.
+ * of `description` (except Options) with its "Additional Fields" merged in. Parameters without
+ * an expression are read once per node run (`itemParameter`).
  */
 export function recordParameters(
 	context: IExecuteFunctions,
@@ -40,9 +56,8 @@ export function recordParameters(
 	description: INodeProperties[],
 ): IDataObject {
 	const values: IDataObject = {};
-	for (const property of description) {
-		if (property.name === 'options') continue;
-		values[property.name] = context.getNodeParameter(property.name, itemIndex, property.type === 'collection' ? {} : '') as IDataObject[string];
+	for (const { name, fallback } of parametersToRead(description)) {
+		values[name] = itemParameter<IDataObject[string]>(context, name, itemIndex, fallback);
 	}
 	return flattenRecord(values);
 }
@@ -60,7 +75,8 @@ export function wireInput(values: IDataObject, wire: Record<string, string>): ID
 
 /**
  * Sends one sub-record (job, university record, IT skill, language, additional information)
- * and returns `{ candidateSlug, message, ...fields sent }`.
+ * and returns `{ slug, message, ...fields sent }`: the candidate is `slug` in every output (as
+ * Create returns it), the record's fields keep the service's names (`company_name`, `start_date`).
  */
 export async function postRecord(
 	context: IExecuteFunctions,
@@ -70,6 +86,6 @@ export async function postRecord(
 	body: IDataObject,
 ): Promise<IDataObject> {
 	const response = await apiRequest.call(context, { method: 'POST', path, body, itemIndex }, run.session);
-	const { user_slug: candidateSlug, ...fields } = body;
-	return { candidateSlug, message: response.message ?? '', ...fields };
+	const { user_slug: slug, ...fields } = body;
+	return { slug, message: response.message ?? '', ...fields };
 }

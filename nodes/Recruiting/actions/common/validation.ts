@@ -17,6 +17,7 @@ export const RULES = {
 	required: 'is required',
 	text: 'must be text',
 	email: 'must be a valid e-mail address',
+	phone: 'must be a phone number: digits, with an optional leading +, spaces and ( ) - / .',
 	boolean: 'must be true or false',
 	positiveInteger: 'must be a positive integer',
 	integer: 'must be an integer',
@@ -78,6 +79,22 @@ export const email = (required = false): Field<string> =>
 		return emailFormat.safeParse(converted.value).success
 			? converted
 			: { rule: `${RULES.email} (got ${show(converted.value)})` };
+	});
+
+/**
+ * A phone number as people write it: national or international, grouped with spaces, brackets,
+ * hyphens, slashes or dots (+49 30 1234567, (030) 123-45, 0151/1234567). Letters, or no digit at
+ * all, are refused. A number from a spreadsheet becomes text. Sent as written (trimmed).
+ */
+const PHONE_FORMAT = /^\+?[\d\s()\-./]+$/;
+
+export const phone = (required = false): Field<string> =>
+	field(required, (value) => {
+		const converted = asText(value);
+		if ('rule' in converted) return converted;
+		return PHONE_FORMAT.test(converted.value) && /\d/.test(converted.value)
+			? converted
+			: { rule: `${RULES.phone} (got ${show(converted.value)})` };
 	});
 
 const TRUE_TEXT = new Set(['true', 'yes', '1', 'on']);
@@ -148,6 +165,22 @@ export function endNotBeforeStart(order: DateOrder) {
 				message: `${RULES.endBeforeStart} (start ${body.start_date}, end ${body.end_date})`,
 			});
 		}
+	};
+}
+
+/**
+ * A schema built once per date order (schemas hold no state, so one serves every item):
+ * `perDateOrder((order) => z.object({ ... }))`.
+ */
+export function perDateOrder<S>(build: (order: DateOrder) => S): (order: DateOrder) => S {
+	const built = new Map<DateOrder, S>();
+	return (order) => {
+		let schema = built.get(order);
+		if (schema === undefined) {
+			schema = build(order);
+			built.set(order, schema);
+		}
+		return schema;
 	};
 }
 

@@ -18,15 +18,13 @@ export const description: INodeProperties[] = [
 				name: 'Log In',
 				value: 'login',
 				action: 'Log in',
-				description:
-					'Log in with the e-mail and password stored in the credential and return the user profile, with tokens and passwords removed. Only for credentials using Email and Password. Runs once per node run. The node already logs in by itself when needed.',
+				description: 'Log in with the credential\'s e-mail and password (only with Email and Password) and return the user profile without secrets',
 			},
 			{
 				name: 'Log Out',
 				value: 'logout',
 				action: 'Log out',
-				description:
-					'End the session the credential is using. Other workflows sharing the credential lose it too: with Email and Password they log in again on their next request; an Access Token becomes invalid and must be replaced. Not for API Key credentials. Runs once per node run.',
+				description: 'End the credential\'s session; other workflows using the credential lose the session too',
 			},
 		],
 		default: 'login',

@@ -18,6 +18,14 @@ import type { RunContext } from '../context';
 import { MODE_NAMES, authMode, oncePerRun } from './shared';
 
 export const description: INodeProperties[] = [
+	{
+		displayName:
+			'Works only with Email and Password credentials. The node already logs in by itself when needed; without a stored session, this logs in twice (once for the session, once for the profile).',
+		name: 'loginNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { resource: ['session'], operation: ['login'] } },
+	},
 	optionsCollection('session', 'login', [
 		{
 			displayName: 'Include Token',
@@ -25,7 +33,7 @@ export const description: INodeProperties[] = [
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether to add the new session token to the output as "token". It is a secret: anyone who has it acts as this user until it is logged out. Off by default; the node keeps its own session token in the credential and never needs this one.',
+				'Whether to add the new session token to the output as "token". It is a secret: whoever has it acts as this user until it is logged out.',
 		},
 	]),
 ];

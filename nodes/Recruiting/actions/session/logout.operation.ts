@@ -20,7 +20,7 @@ import { authMode, oncePerRun } from './shared';
 export const description: INodeProperties[] = [
 	{
 		displayName:
-			'Logging out ends the session for every workflow using this credential. With Email and Password, they log in again by themselves on their next request. With an Access Token, the token stops working and the credential needs a new one.',
+			'Logging out ends the session for every workflow using this credential: other workflows lose the session too. With Email and Password they log in again by themselves on their next request; an Access Token stops working and must be replaced. Not for API Key credentials.',
 		name: 'logoutNotice',
 		type: 'notice',
 		default: '',

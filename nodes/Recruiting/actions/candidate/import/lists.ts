@@ -55,22 +55,29 @@ function fromObject(kind: RecordKind, object: IDataObject, table: Map<string, st
 	return { values };
 }
 
-/** `Name: level` entries; a name runs to its colon, a level to the next separator. */
+/**
+ * `Name: level` entries; a name runs to its colon, a level to the next separator. One pass over
+ * the text (positions, no copies of the rest), so a cell of megabytes is read in linear time.
+ */
 function pairs(kind: RecordKind, text: string): ListEntry[] {
 	const entries: ListEntry[] = [];
-	let rest = text;
-	while (rest.replace(/[\s,;]/g, '') !== '') {
-		rest = rest.replace(/^[\s,;]+/, '');
-		const colon = rest.indexOf(':');
+	const separators = /[\s,;]*/y;
+	const levelEnd = /[,;\n]/g;
+	let position = 0;
+	while (position < text.length) {
+		separators.lastIndex = position;
+		if (separators.exec(text)) position = separators.lastIndex;
+		if (position >= text.length) break;
+		const colon = text.indexOf(':', position);
 		if (colon < 0) {
-			entries.push({ problem: `"${rest.trim()}" is not in the form ${compactFormOf(kind)}` });
+			entries.push({ problem: `"${text.slice(position).trim()}" is not in the form ${compactFormOf(kind)}` });
 			break;
 		}
-		const name = rest.slice(0, colon).trim();
-		const after = rest.slice(colon + 1);
-		const end = after.search(/[,;\n]/);
-		const level = (end < 0 ? after : after.slice(0, end)).trim();
-		rest = end < 0 ? '' : after.slice(end + 1);
+		levelEnd.lastIndex = colon + 1;
+		const end = levelEnd.exec(text)?.index ?? text.length;
+		const name = text.slice(position, colon).trim();
+		const level = text.slice(colon + 1, end).trim();
+		position = end + 1;
 		entries.push({ values: { [kind.columns[0]]: name, [kind.columns[1]]: level } });
 	}
 	return entries;

@@ -31,7 +31,7 @@ export interface RecordKind {
 	form: CompactForm;
 	/** Parameters in compact-text order; the first names a record in the output (company, skill, ...). */
 	columns: string[];
-	/** Examples for the list parameter's description: compact text, and one JSON element. */
+	/** Examples: compact text (the list field's placeholder; it must work as typed), and one JSON element. */
 	example: { text: string; json: string };
 	/** Short keys accepted in JSON besides parameter names, wire names and labels. */
 	aliases: Record<string, string>;
@@ -59,7 +59,7 @@ function fromOperation(
 export const RECORD_KINDS: RecordKind[] = [
 	{
 		type: 'job',
-		example: { text: 'Acme GmbH | Data Analyst | 2020-01-01 | 2022-06-30 | Working student\nGlobex AG | Developer | 01.07.2022', json: '{"company": "Acme GmbH", "title": "Data Analyst", "start": "2020-01-01", "end": "2022-06-30", "jobType": "Working student"}' },
+		example: { text: 'Acme GmbH | Data Analyst | 2020-01-01 | 2022-06-30 | Working student; Globex AG | Developer | 2022-07-01', json: '{"company": "Acme GmbH", "title": "Data Analyst", "start": "2020-01-01", "end": "2022-06-30", "jobType": "Working student"}' },
 		label: 'job',
 		collection: { name: 'jobs', displayName: 'Jobs', entry: 'job', entryDisplayName: 'Job' },
 		form: 'columns', columns: ['companyName', 'jobTitle', 'startDate', 'endDate', 'jobTypeId', 'businessAreaDivision', 'cityName', 'description'],

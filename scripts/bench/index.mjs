@@ -1,0 +1,384 @@
+#!/usr/bin/env node
+// Benchmark of bulk runs: `npm run bench` (about 10 minutes), `npm run bench -- --quick` (under
+// two). The workload, per row: create a candidate, update it, add a job, an IT skill and an
+// additional information (5 requests; workload.mjs). Clients, each in its own process:
+//   undici           a raw undici Pool sending the same requests, keep-alive (the floor for client overhead)
+//   n8nHelper        n8n-core's httpRequest helper alone, the same requests (what any n8n node pays per request)
+//   node             the Recruiting node through n8n-core's engine (the test harness)
+//   httpNodeBatched  n8n's HTTP Request node doing only the creations, Batching matched to the concurrency
+//   httpNode         the same with Batching interval 0, i.e. unbounded (full run only)
+// Sections:
+//   cpu      sandbox at 0 ms latency, concurrency 20: CPU ms per request and peak RSS per client
+//   latency  sandbox at 50 ms latency, concurrency 5 and 20: requests per second per client
+//   remote   the sandbox behind TLS and a proxy adding a round-trip time (remote.mjs), RTT 20, 50
+//            and 100 ms, concurrency 5 and 20: rows per minute of the node and of a raw keep-alive client
+// Prints the tables and the targets; the last line is `BENCH {json}` (see README, "What to expect").
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+import { findHttpRequestNode } from './httpNode.mjs';
+import { makeCertificates, opensslAvailable, startLatencyProxy, startTlsTerminator } from './remote.mjs';
+import { PHASES } from './workload.mjs';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+const { values: args } = parseArgs({
+	options: {
+		quick: { type: 'boolean', default: false },
+		sections: { type: 'string', default: 'cpu,latency,remote' },
+		rows: { type: 'string' },
+		concurrency: { type: 'string', default: '20' },
+		latency: { type: 'string', default: '50' },
+		'latency-concurrency': { type: 'string', default: '5,20' },
+		rtts: { type: 'string', default: '20,50,100' },
+		'remote-concurrency': { type: 'string', default: '5,20' },
+		clients: { type: 'string' },
+		'remote-clients': { type: 'string', default: 'node,undici' },
+		profile: { type: 'string' },
+		help: { type: 'boolean', short: 'h', default: false },
+	},
+});
+if (args.help) {
+	console.log(`Usage: npm run bench -- [options]
+  --quick                  short run (under two minutes): fewer rows everywhere
+  --sections LIST          cpu,latency,remote (default: all three)
+  --rows N                 rows of the cpu section (default 10000, --quick 400)
+  --concurrency C          concurrency of the cpu section (default 20)
+  --latency MS             sandbox latency of the latency section (default 50)
+  --latency-concurrency L  concurrencies of the latency section (default 5,20)
+  --clients LIST           clients of the cpu and latency sections (default undici,n8nHelper,node,httpNodeBatched[,httpNode])
+  --rtts LIST              round-trip times of the remote section in ms (default 20,50,100)
+  --remote-concurrency L   concurrencies of the remote section (default 5,20)
+  --remote-clients LIST    clients of the remote section (default node,undici; n8nHelper possible)
+  --profile DIR            write a CPU profile of every measured run to DIR (node --cpu-prof style, .cpuprofile)`);
+	process.exit(0);
+}
+const quick = args.quick;
+const sections = new Set(args.sections.split(','));
+const list = (text) => text.split(',').filter(Boolean);
+const numbers = (text) => list(text).map(Number);
+const cpuRows = Number(args.rows ?? (quick ? 400 : 10_000));
+const cpuConcurrency = Number(args.concurrency);
+const latencyMs = Number(args.latency);
+const latencyConcurrency = numbers(args['latency-concurrency']);
+const rtts = numbers(args.rtts);
+const remoteConcurrency = numbers(args['remote-concurrency']);
+const httpNodeFound = findHttpRequestNode();
+// The HTTP Request node rows: both in a full run; in a quick one only the like-for-like row, at 50 ms.
+const cpuKinds = list(args.clients ?? `undici,n8nHelper,node${httpNodeFound.file && !quick ? ',httpNodeBatched,httpNode' : ''}`);
+const latencyKinds = list(args.clients ?? `undici,n8nHelper,node${httpNodeFound.file ? `,httpNodeBatched${quick ? '' : ',httpNode'}` : ''}`);
+const remoteKinds = list(args['remote-clients']);
+
+const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'recruiting-bench-'));
+const childEnv = { ...process.env, N8N_USER_FOLDER: userFolder, N8N_DIAGNOSTICS_ENABLED: 'false' };
+
+/** Starts the sandbox CLI in its own process; resolves with its URL, port and a stop function. */
+function startSandbox(latency) {
+	return new Promise((resolve, reject) => {
+		const child = spawn(process.execPath, ['test/sandbox/cli.mjs', '--port', '0', '--latency', String(latency)], {
+			cwd: repoRoot,
+			env: childEnv,
+			stdio: ['ignore', 'pipe', 'inherit'],
+		});
+		let out = '';
+		child.stdout.on('data', (chunk) => {
+			out += chunk;
+			const match = /Sandbox listening at (\S+)/.exec(out);
+			if (match) {
+				child.stdout.removeAllListeners('data');
+				child.stdout.resume();
+				child.removeAllListeners('exit');
+				resolve({
+					url: match[1],
+					port: Number(new URL(match[1]).port),
+					stop: () =>
+						new Promise((done) => {
+							child.once('exit', done);
+							child.kill('SIGTERM');
+						}),
+				});
+			}
+		});
+		child.once('exit', (code) => reject(new Error(`the sandbox exited (${code}) before listening: ${out}`)));
+	});
+}
+
+/** Runs one client process over a plan of scenarios; resolves with one result per scenario. */
+function runClient(kind, plan, env = childEnv) {
+	return new Promise((resolve) => {
+		const argv = ['scripts/bench/client.mjs', '--kind', kind, '--plan', JSON.stringify(plan)];
+		if (args.profile) argv.push('--profile', path.resolve(args.profile));
+		const child = spawn(process.execPath, argv, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+		let out = '';
+		let err = '';
+		child.stdout.on('data', (chunk) => (out += chunk));
+		child.stderr.on('data', (chunk) => (err += chunk));
+		child.once('exit', () => {
+			const lines = out.split('\n').filter((entry) => entry.startsWith('{')).map((entry) => JSON.parse(entry));
+			resolve(
+				plan.map(
+					(scenario) =>
+						lines.find((line) => line.name === scenario.name) ?? {
+							kind,
+							name: scenario.name,
+							error: `no result: ${(err || out).trim().slice(-500)}`,
+						},
+				),
+			);
+		});
+	});
+}
+
+const fmt = (value, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+const progress = (text) => process.stderr.write(text);
+const started = performance.now();
+const warmupOf = (rows) => Math.min(200, Math.max(20, Math.round(rows / 20)));
+
+console.log(
+	`Benchmark${quick ? ' (quick)' : ''}: rows × ${PHASES.length} requests (create, update, job, IT skill, additional info); ` +
+		`${os.cpus().length} cores (nproc), load ${os.loadavg()[0].toFixed(1)}, Node ${process.version}, ${os.cpus()[0]?.model ?? ''}`,
+);
+
+const label = {
+	undici: 'raw undici client (keep-alive)',
+	n8nHelper: 'n8n-core httpRequest helper',
+	node: 'Recruiting node (engine)',
+	httpNodeBatched: `n8n HTTP Request node${httpNodeFound.version ? ` ${httpNodeFound.version}` : ''} (creates; batching = concurrency)`,
+	httpNode: `n8n HTTP Request node${httpNodeFound.version ? ` ${httpNodeFound.version}` : ''} (creates; batching unbounded)`,
+};
+
+function printTable(header, rows) {
+	const widths = header.map((_, column) => Math.max(...[header, ...rows].map((row) => String(row[column]).length)));
+	const line = (row) => `| ${row.map((cell, column) => String(cell).padEnd(widths[column])).join(' | ')} |`;
+	console.log(line(header));
+	console.log(`|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`);
+	for (const row of rows) console.log(line(row));
+}
+
+const rate = (result) => result.requests / (result.wallMs / 1000);
+const cpuPerRequest = (result) => result.cpuMs / result.requests;
+const results = { cpu: [], latency: [], remote: [] };
+
+// ---- cpu: 0 ms latency, CPU per request and peak RSS ---------------------------------------
+if (sections.has('cpu')) {
+	const memoryRows = Math.round(cpuRows / 4);
+	const runs = cpuKinds.map((kind) => ({ kind, rows: cpuRows }));
+	// Peak RSS at a quarter of the rows too (full run): does it grow linearly with the rows?
+	if (!quick) for (const kind of ['n8nHelper', 'node']) if (cpuKinds.includes(kind)) runs.push({ kind, rows: memoryRows, memoryOnly: true });
+	for (const run of runs) {
+		const sandbox = await startSandbox(0);
+		progress(`  cpu, 0 ms, ${run.rows} rows, concurrency ${cpuConcurrency}: ${run.kind} … `);
+		const [result] = await runClient(run.kind, [
+			{ name: run.memoryOnly ? 'memory' : 'cpu', url: sandbox.url, rows: run.rows, concurrency: cpuConcurrency, warmup: warmupOf(run.rows), latencyMs: 0 },
+		]);
+		await sandbox.stop();
+		progress(result.error ? `failed\n` : `${fmt(result.wallMs / 1000, 1)} s\n`);
+		results.cpu.push({ ...run, ...result });
+	}
+}
+
+// ---- latency: requests per second at 50 ms, concurrency 5 and 20 -----------------------------
+const latencyRowsOf = (concurrency) => (quick ? concurrency * 6 : concurrency * 100);
+if (sections.has('latency')) {
+	for (const kind of latencyKinds) {
+		const sandbox = await startSandbox(latencyMs);
+		progress(`  latency ${latencyMs} ms, concurrency ${latencyConcurrency.join(' and ')}: ${kind} … `);
+		const plan = latencyConcurrency.map((concurrency) => ({
+			name: `c${concurrency}`,
+			url: sandbox.url,
+			rows: latencyRowsOf(concurrency),
+			concurrency,
+			warmup: concurrency * 2,
+			latencyMs,
+		}));
+		const out = await runClient(kind, plan);
+		await sandbox.stop();
+		progress(out.some((result) => result.error) ? 'failed\n' : `${fmt(out.reduce((sum, result) => sum + result.wallMs, 0) / 1000, 1)} s\n`);
+		for (const [index, result] of out.entries()) results.latency.push({ kind, concurrency: plan[index].concurrency, ...result });
+	}
+}
+
+// ---- remote: HTTPS with a round-trip time, rows per minute ---------------------------------
+if (sections.has('remote')) {
+	if (!opensslAvailable()) {
+		results.remoteError = 'n/a: the remote section needs the openssl CLI to make its certificates';
+	} else {
+		const certificates = makeCertificates(path.join(userFolder, 'tls'));
+		const sandbox = await startSandbox(0);
+		const terminator = await startTlsTerminator({ ...certificates, targetPort: sandbox.port });
+		const proxies = [];
+		for (const rttMs of rtts) proxies.push(await startLatencyProxy({ rttMs, targetPort: terminator.port }));
+		// Trust the generated authority in the client processes: certificate checks stay on.
+		const env = { ...childEnv, NODE_EXTRA_CA_CERTS: certificates.ca };
+		const waves = quick ? 2 : 10;
+		for (const kind of remoteKinds) {
+			const plan = [];
+			for (const proxy of proxies) {
+				for (const concurrency of remoteConcurrency) {
+					// Warm-up: the full workload once (JIT), then per scenario only creations, one per
+					// request slot: that logs in and opens the raw client's keep-alive connections.
+					const first = plan.length === 0;
+					plan.push({
+						name: `rtt${proxy.rttMs}-c${concurrency}`,
+						url: `https://127.0.0.1:${proxy.port}`,
+						rows: concurrency * waves,
+						concurrency,
+						warmup: first ? Math.max(20, concurrency) : concurrency,
+						...(first ? {} : { warmupPhases: ['create'] }),
+						latencyMs: proxy.rttMs,
+						rttMs: proxy.rttMs,
+					});
+				}
+			}
+			progress(`  remote (HTTPS, RTT ${rtts.join('/')} ms, concurrency ${remoteConcurrency.join(' and ')}): ${kind} … `);
+			const out = await runClient(kind, plan, env);
+			progress(out.some((result) => result.error) ? 'failed\n' : `${fmt(out.reduce((sum, result) => sum + result.wallMs, 0) / 1000, 1)} s\n`);
+			for (const [index, result] of out.entries()) {
+				results.remote.push({ kind, rttMs: plan[index].rttMs, concurrency: plan[index].concurrency, rows: plan[index].rows, ...result });
+			}
+		}
+		for (const proxy of proxies) await proxy.close();
+		await terminator.close();
+		await sandbox.stop();
+	}
+}
+fs.rmSync(userFolder, { recursive: true, force: true });
+
+// ---- report ----------------------------------------------------------------------------------
+const ok = (result) => result && !result.error;
+const errorCell = (result) => result.error.split('\n')[0].slice(0, 100);
+const bench = {};
+
+if (results.cpu.length > 0) {
+	console.log(`\nCPU (sandbox at 0 ms, concurrency ${cpuConcurrency}):`);
+	const raw = results.cpu.find((result) => result.kind === 'undici' && !result.memoryOnly && ok(result));
+	printTable(
+		['client', 'rows', 'requests', 'failed', 'req/s', 'CPU ms/req', 'peak RSS MB', 'CPU/req ÷ raw'],
+		results.cpu.map((result) =>
+			ok(result)
+				? [
+						label[result.kind] ?? result.kind,
+						result.rows,
+						result.requests,
+						result.failed,
+						fmt(rate(result)),
+						fmt(cpuPerRequest(result), 3),
+						fmt(result.peakRssMB),
+						raw ? fmt(cpuPerRequest(result) / cpuPerRequest(raw), 2) : 'n/a',
+					]
+				: [label[result.kind] ?? result.kind, result.rows, errorCell(result), '', '', '', '', ''],
+		),
+	);
+	const find = (kind, rows = cpuRows) => results.cpu.find((result) => result.kind === kind && result.rows === rows && ok(result));
+	const node = find('node');
+	const helper = find('n8nHelper');
+	bench.cpuMsPerRequest = Object.fromEntries(results.cpu.filter((r) => ok(r) && !r.memoryOnly).map((r) => [r.kind, Number(cpuPerRequest(r).toFixed(4))]));
+	bench.peakRssMB = Object.fromEntries(results.cpu.filter((r) => ok(r) && !r.memoryOnly).map((r) => [r.kind, Math.round(r.peakRssMB)]));
+	if (node && helper) {
+		bench.cpuPerReqNodeOverHelper = Number((cpuPerRequest(node) / cpuPerRequest(helper)).toFixed(3));
+		bench.peakRssNodeOverHelper = Number((node.peakRssMB / helper.peakRssMB).toFixed(3));
+		console.log(
+			`\nTarget: node CPU per request ≤ 1.5× the helper's → ${fmt(cpuPerRequest(node), 3)} vs ${fmt(cpuPerRequest(helper), 3)} ms ` +
+				`(${fmt(bench.cpuPerReqNodeOverHelper, 2)}×; the node adds ${fmt(cpuPerRequest(node) - cpuPerRequest(helper), 3)} ms/request) ` +
+				`${bench.cpuPerReqNodeOverHelper <= 1.5 ? 'MET' : 'MISSED'}`,
+		);
+		console.log(
+			`Target: node peak RSS ≤ 2× the helper client's → ${fmt(node.peakRssMB)} vs ${fmt(helper.peakRssMB)} MB ` +
+				`(${fmt(bench.peakRssNodeOverHelper, 2)}×) ${bench.peakRssNodeOverHelper <= 2 ? 'MET' : 'MISSED'}`,
+		);
+		const nodeSmall = find('node', Math.round(cpuRows / 4));
+		const helperSmall = find('n8nHelper', Math.round(cpuRows / 4));
+		if (nodeSmall && helperSmall) {
+			// MB per 1,000 rows between the two sizes; linear growth means the ratio of the two
+			// sizes' peaks stays well under the ratio of their rows (a fixed start-up part plus a slope).
+			const slope = (big, small) => ((big.peakRssMB - small.peakRssMB) / (big.rows - small.rows)) * 1000;
+			bench.peakRssMBPer1000Rows = { node: Number(slope(node, nodeSmall).toFixed(2)), n8nHelper: Number(slope(helper, helperSmall).toFixed(2)) };
+			bench.peakRssNodeOverHelperQuarterRows = Number((nodeSmall.peakRssMB / helperSmall.peakRssMB).toFixed(3));
+			console.log(
+				`  peak RSS at ${nodeSmall.rows} and ${node.rows} rows: node ${fmt(nodeSmall.peakRssMB)} → ${fmt(node.peakRssMB)} MB ` +
+					`(${fmt(bench.peakRssMBPer1000Rows.node, 1)} MB per 1,000 rows), helper ${fmt(helperSmall.peakRssMB)} → ${fmt(helper.peakRssMB)} MB ` +
+					`(${fmt(bench.peakRssMBPer1000Rows.n8nHelper, 1)} MB per 1,000 rows)`,
+			);
+		}
+	}
+}
+
+if (results.latency.length > 0) {
+	console.log(`\nThroughput (sandbox at ${latencyMs} ms latency):`);
+	printTable(
+		['client', 'concurrency', 'requests', 'failed', 'req/s', '% of concurrency ÷ latency', 'req/s ÷ helper'],
+		results.latency.map((result) => {
+			if (!ok(result)) return [label[result.kind] ?? result.kind, result.concurrency, errorCell(result), '', '', '', ''];
+			const helper = results.latency.find((entry) => entry.kind === 'n8nHelper' && entry.concurrency === result.concurrency && ok(entry));
+			return [
+				label[result.kind] ?? result.kind,
+				result.concurrency,
+				result.requests,
+				result.failed,
+				fmt(rate(result)),
+				fmt((100 * rate(result)) / (result.concurrency / (latencyMs / 1000))),
+				helper ? fmt(rate(result) / rate(helper), 2) : 'n/a',
+			];
+		}),
+	);
+	bench.throughputNodeOverHelper50ms = {};
+	bench.requestsPerSecond50ms = {};
+	console.log('');
+	for (const concurrency of latencyConcurrency) {
+		const node = results.latency.find((entry) => entry.kind === 'node' && entry.concurrency === concurrency && ok(entry));
+		const helper = results.latency.find((entry) => entry.kind === 'n8nHelper' && entry.concurrency === concurrency && ok(entry));
+		bench.requestsPerSecond50ms[`c${concurrency}`] = Object.fromEntries(
+			results.latency.filter((entry) => entry.concurrency === concurrency && ok(entry)).map((entry) => [entry.kind, Math.round(rate(entry))]),
+		);
+		if (!node || !helper) continue;
+		const ratio = rate(node) / rate(helper);
+		bench.throughputNodeOverHelper50ms[`c${concurrency}`] = Number(ratio.toFixed(3));
+		console.log(
+			`Target at ${latencyMs} ms, concurrency ${concurrency}: node ≥ 95% of the helper's req/s → ${fmt(rate(node))} vs ${fmt(rate(helper))} ` +
+				`(${fmt(100 * ratio)}%) ${ratio >= 0.95 ? 'MET' : 'MISSED'}`,
+		);
+	}
+	if (results.latency.some((entry) => entry.kind.startsWith('httpNode') && ok(entry))) {
+		console.log(
+			"HTTP Request node: Batching sleeps the Batch Interval before each batch and never waits for answers; 'batching = concurrency' " +
+				`is Items per Batch = concurrency with Batch Interval = the latency (${latencyMs} ms; 1 ms at 0 ms, the smallest that turns it on), ` +
+				"so about as many requests are in flight as for the others; 'unbounded' (interval 0) sends every item at once.",
+		);
+	}
+}
+
+if (results.remoteError) console.log(`\nRemote: ${results.remoteError}`);
+if (results.remote.length > 0) {
+	console.log('\nRemote service (HTTPS through a proxy adding the round-trip time; rows = create + update + 3 records):');
+	const cell = (kind, rttMs, concurrency) => results.remote.find((entry) => entry.kind === kind && entry.rttMs === rttMs && entry.concurrency === concurrency);
+	const rowsPerMinute = (result) => (ok(result) ? (result.rows / (result.wallMs / 1000)) * 60 : NaN);
+	const header = ['RTT', 'concurrency', ...remoteKinds.map((kind) => `${label[kind] ?? kind} rows/min`), ...(remoteKinds.includes('node') && remoteKinds.includes('undici') ? ['node ÷ raw'] : [])];
+	const table = [];
+	bench.remote = [];
+	for (const rttMs of rtts) {
+		for (const concurrency of remoteConcurrency) {
+			const entry = { rttMs, concurrency };
+			const row = [`${rttMs} ms`, concurrency];
+			for (const kind of remoteKinds) {
+				const result = cell(kind, rttMs, concurrency);
+				const value = rowsPerMinute(result);
+				entry[kind === 'undici' ? 'rawRowsPerMinute' : `${kind}RowsPerMinute`] = Math.round(value);
+				row.push(result && !ok(result) ? errorCell(result) : fmt(value));
+			}
+			if (remoteKinds.includes('node') && remoteKinds.includes('undici')) row.push(fmt(entry.nodeRowsPerMinute / entry.rawRowsPerMinute, 2));
+			table.push(row);
+			bench.remote.push(entry);
+		}
+	}
+	printTable(header, table);
+}
+
+bench.quick = quick;
+bench.seconds = Math.round((performance.now() - started) / 1000);
+console.log(`\nBENCH ${JSON.stringify(bench)}`);
+const failures = [...results.cpu, ...results.latency, ...results.remote].filter((entry) => entry.error);
+process.exit(failures.length > 0 ? 1 : 0);
