@@ -209,6 +209,7 @@ try {
 		detail: moduleState.findings.length ? moduleState.findings.map((f) => `${f.file}:${f.line} ${f.why}: ${f.text}`).join('; ') : 'none found',
 	};
 	log(`[queue] ${stateCheck.ok ? 'ok  ' : 'FAIL'} ${stateCheck.name}: ${stateCheck.detail}`);
+	for (const a of moduleState.allowed) log(`[queue]      allowed: ${a.file}:${a.line} ${a.why}`);
 	if (!stateCheck.ok) failed = true;
 
 	for (const kind of ['regular', 'queue']) {
@@ -230,7 +231,8 @@ try {
 	log(`\nQueue-mode load: ${EXECUTIONS} overlapping executions × ${ROWS} rows = ${EXECUTIONS * ROWS} candidates per run, ` +
 		`sandbox latency ${LATENCY_MS} ms per request, node defaults (5 concurrent requests per node)\n`);
 	log(table(rows));
-	log(`\nModule-level state: ${stateCheck.ok ? 'none' : stateCheck.detail}`);
+	log(`\nModule-level state: ${stateCheck.ok ? 'none' : stateCheck.detail}` +
+		(moduleState.allowed.length ? ` (weak caches tied to one node run or a load-time constant: ${moduleState.allowed.map((a) => `${a.file}:${a.line}`).join(', ')})` : ''));
 	log(`npm run queue ${failed ? 'FAILED' : 'passed'} in ${secs(Date.now() - t0)}s.`);
 } catch (err) {
 	failed = true;

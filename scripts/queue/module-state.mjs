@@ -8,6 +8,8 @@
 //     (calls set/add/delete/clear/push/pop/shift/unshift/splice/sort/reverse/fill on it, or
 //     assigns to one of its elements or properties),
 //   - non-readonly static class properties.
+// WeakMaps/WeakSets keyed by n8n's per-call context or by a node description are listed as
+// allowed, with the reason (see weakScope).
 // Constant tables that nothing changes, functions and classes are not state. Mutation sites are
 // resolved to their declaration with the type checker (through imports), so a local variable of
 // the same name does not count.
@@ -72,11 +74,16 @@ function mutatedDeclarations(ts, checker, sourceFiles) {
 	return names;
 }
 
-/** @returns {{ files: number, findings: { file: string, line: number, text: string, why: string }[] }} */
+/**
+ * @returns {{ files: number, findings: Finding[], allowed: Finding[] }} `allowed`: weak caches
+ *   whose key ties them to one node run or to a load-time constant (listed, not failed).
+ * @typedef {{ file: string, line: number, text: string, why: string }} Finding
+ */
 export function findModuleState({ dirs = [path.join(repoRoot, 'nodes'), path.join(repoRoot, 'credentials')] } = {}) {
 	const ts = require('typescript');
 	const files = dirs.flatMap((d) => sourceFiles(d));
 	const findings = [];
+	const allowed = [];
 	const program = ts.createProgram(files, { noEmit: true, allowJs: false, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS, skipLibCheck: true });
 	const checker = program.getTypeChecker();
 	const parsed = files.map((file) => program.getSourceFile(file));
@@ -86,6 +93,22 @@ export function findModuleState({ dirs = [path.join(repoRoot, 'nodes'), path.joi
 		const report = (node, why) => {
 			const { line } = sf.getLineAndCharacterOfPosition(node.getStart(sf));
 			findings.push({ file: path.relative(repoRoot, file), line: line + 1, text: node.getText(sf).split('\n')[0].slice(0, 120), why });
+		};
+		const note = (node, why) => {
+			const { line } = sf.getLineAndCharacterOfPosition(node.getStart(sf));
+			allowed.push({ file: path.relative(repoRoot, file), line: line + 1, text: node.getText(sf).split('\n')[0].slice(0, 120), why });
+		};
+		// A WeakMap/WeakSet holds entries only as long as its key objects live. Keyed by n8n's
+		// per-call context (IExecuteFunctions, ILoadOptionsFunctions, ...), nothing outlives the
+		// node run; keyed by a node description (INodeProperties[], built at load time and the same
+		// in every process), it is a memo of that constant: neither differs between workers.
+		const weakScope = (init) => {
+			while (ts.isAsExpression(init) || ts.isParenthesizedExpression(init)) init = init.expression;
+			if (!ts.isNewExpression(init) || !ts.isIdentifier(init.expression) || !/^Weak(Map|Set)$/.test(init.expression.text)) return null;
+			const key = init.typeArguments?.[0]?.getText(sf).replace(/\s+/g, '') ?? '';
+			if (/^I\w*Functions$/.test(key)) return `keyed by ${key}, scoped to one node run`;
+			if (key === 'INodeProperties[]') return 'keyed by a node description, a memo of a load-time constant';
+			return null;
 		};
 		const mutableInit = (init) => {
 			if (!init) return null;
@@ -103,7 +126,11 @@ export function findModuleState({ dirs = [path.join(repoRoot, 'nodes'), path.joi
 					if (!isConst) report(decl, 'module-level let/var');
 					else {
 						const what = mutableInit(decl.initializer);
-						if (what && mutated.has(decl)) report(decl, `module-level ${what}, changed at run time`);
+						if (what && mutated.has(decl)) {
+							const scoped = weakScope(decl.initializer);
+							if (scoped) note(decl, `module-level ${what}, changed at run time: ${scoped}`);
+							else report(decl, `module-level ${what}, changed at run time`);
+						}
 					}
 				}
 			}
@@ -117,5 +144,5 @@ export function findModuleState({ dirs = [path.join(repoRoot, 'nodes'), path.joi
 			}
 		}
 	}
-	return { files: files.length, findings };
+	return { files: files.length, findings, allowed };
 }
