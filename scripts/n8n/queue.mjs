@@ -9,8 +9,8 @@
 //   4. the load: the spreadsheet import workflow (scripts/queue/queue-import.json) behind a
 //      webhook, called 8 times at once with 250 rows each (2,000 candidates, each created, its
 //      profile updated, a language and an IT skill added), in several service and credential
-//      situations (a valid stored session, none, and a service that keeps one session per user
-//      with a short session lifetime);
+//      situations (a valid stored session, none, sessions that expire, and a service that keeps
+//      one session per user with a short session lifetime);
 //   5. checks what must hold against the sandbox's state and n8n's execution records, prints a
 //      table, and stops everything it started (also on Ctrl-C and on failure).
 //
@@ -52,15 +52,17 @@ const LATENCY_MS = Number(opts.latency);
 const LIFETIME_S = Number(opts.lifetime);
 
 /**
- * The runs. `service`: 'normal' (sessions live until logout) or 'single' (a new login ends the
- * user's earlier sessions; sessions expire after --lifetime seconds). `start`: the credential's
- * stored session token when the load starts: 'valid' (a live session) or 'empty'.
+ * The runs. `service`: 'normal' (sessions live until logout), 'expiring' (sessions expire after
+ * --lifetime seconds) or 'single' (a new login also ends the user's earlier sessions; sessions
+ * expire after --lifetime seconds). `start`: the credential's stored session token when the
+ * load starts: 'valid' (a live session) or 'empty'.
  */
 const SCENARIOS = [
 	{ key: 'regular', stack: 'regular', service: 'normal', start: 'empty' },
 	{ key: 'regular-single', stack: 'regular', service: 'single', start: 'empty', optional: true },
 	{ key: 'queue-valid', stack: 'queue', service: 'normal', start: 'valid' },
 	{ key: 'queue-empty', stack: 'queue', service: 'normal', start: 'empty' },
+	{ key: 'queue-expiry', stack: 'queue', service: 'expiring', start: 'valid' },
 	{ key: 'queue-single', stack: 'queue', service: 'single', start: 'empty' },
 ];
 const selected = opts.only ? SCENARIOS.filter((s) => opts.only.split(',').includes(s.key)) : SCENARIOS.filter((s) => !s.optional);
@@ -112,6 +114,7 @@ function sealedToken(credentialData, token) {
 function sandboxOptions(service) {
 	const base = { faults: LATENCY_MS > 0 ? { latencyMs: LATENCY_MS } : undefined };
 	if (service === 'single') return { ...base, singleSessionPerUser: true, tokenLifetimeMs: LIFETIME_S * 1000 };
+	if (service === 'expiring') return { ...base, tokenLifetimeMs: LIFETIME_S * 1000 };
 	return base;
 }
 
@@ -123,12 +126,15 @@ function loginBound(scenario, wallMs) {
 	if (scenario.service === 'normal') {
 		return { max: EXECUTIONS, why: `empty credential: at most one per overlapping execution (${EXECUTIONS})` };
 	}
-	// Single session, sessions expire: every expiry can make each running execution log in once;
-	// a login ends the others' sessions, and they pick the fresh token up from the credential.
+	// Sessions expire: every expiry can make each running execution log in once (in single-session
+	// mode a login also ends the others' sessions, and they pick the fresh token up from the
+	// credential instead of logging in). A run of W seconds sees at most 1 + ⌊W / lifetime⌋ session
+	// lifetimes (the first one starts with the run: an empty credential or the valid session).
 	const waves = 1 + Math.floor(wallMs / (LIFETIME_S * 1000));
+	const what = scenario.service === 'single' ? 'single session' : 'sessions';
 	return {
 		max: EXECUTIONS * waves,
-		why: `single session, ${LIFETIME_S}s lifetime: ≤ one per execution per session lifetime (${EXECUTIONS} × ${waves})`,
+		why: `${what}, ${LIFETIME_S}s lifetime: ≤ one per execution per session lifetime (${EXECUTIONS} × ${waves})`,
 	};
 }
 
@@ -181,7 +187,7 @@ function table(rows) {
 	const body = rows.map((r) => [
 		r.scenario.key,
 		r.setup,
-		r.scenario.service === 'single' ? `single session, ${LIFETIME_S}s lifetime` : 'normal',
+		{ single: `single session, ${LIFETIME_S}s lifetime`, expiring: `${LIFETIME_S}s session lifetime`, normal: 'normal' }[r.scenario.service],
 		r.scenario.start === 'valid' ? 'valid session' : 'empty',
 		`${secs(r.wallMs)} s`,
 		String(Math.round(r.rowsPerMin)),
