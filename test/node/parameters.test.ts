@@ -49,7 +49,7 @@ describe('parameters of a node run', () => {
 			expect(body).toMatchObject({ company_name: 'Acme', job_title: 'Analyst', start_date: '01-15-2020' });
 		}
 		const json = outputs(result);
-		expect(json.map((entry) => [entry.candidateSlug, entry.city_name])).toEqual([
+		expect(json.map((entry) => [entry.slug, entry.city_name])).toEqual([
 			['s-1', 'Berlin'],
 			['s-2', 'Hamburg'],
 			['s-3', 'Köln'],

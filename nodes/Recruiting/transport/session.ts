@@ -10,8 +10,11 @@
  * - A 401 with a token that is no longer the one in use only means "send again".
  * - A login that failed for good (refused, no token, or still failing after its retries) is
  *   final for the execution: every waiting and later request fails with it, none logs in again.
- * - Two renewals in a row with no authorised success between them end the renewals: the 401 is
- *   then the answer (the service accepts the login but not the session for this request).
+ * - Three own logins in a row with no authorised success between them end the renewals: the 401
+ *   is then the answer (the service accepts the login but not the session for this request).
+ *   Taking up a session another execution stored does not count: on a service that allows one
+ *   session per user, executions sharing a credential pass the newest session along instead of
+ *   failing.
  *
  * Tokens are kept sealed (see token.ts); created per execution, never at module level.
  */
@@ -20,7 +23,8 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import type { LoginFailure } from './auth';
 import { openSessionToken } from './token';
 
-const MAX_FRUITLESS_RENEWALS = 2;
+/** Own logins in a row whose session the service refused before any authorised success. */
+const MAX_FRUITLESS_LOGINS = 3;
 
 export interface LoginTurn {
 	/** The login worked: `sealedToken` is the new session for everyone. */
@@ -111,13 +115,12 @@ export class SessionOwner {
 		const failure = await this.settled();
 		if (failure) return failure;
 		if (this.token !== tokenUsed) return 'retry';
-		if (this.fruitless >= MAX_FRUITLESS_RENEWALS) return 'final';
+		if (this.fruitless >= MAX_FRUITLESS_LOGINS) return 'final';
 		this.pending = (async () => {
 			const stored = await reread().catch(() => undefined);
 			const storedToken = stored && openSessionToken({ ...this.credentials, sessionToken: stored.sessionToken }) !== '' ? String(stored.sessionToken) : '';
 			if (storedToken !== '' && storedToken !== tokenUsed) {
 				this.token = storedToken;
-				this.fruitless += 1;
 				this.remember(storedToken);
 			} else {
 				this.token = '';
