@@ -152,6 +152,7 @@ async function runScenario(scenario, stack) {
 	const loginAttemptsBefore = sandbox.counts.loginAttempts ?? 0;
 	log(`[queue] ${scenario.key}: ${EXECUTIONS} × ${ROWS} rows on ${stack.kind === 'queue' ? `main + ${stack.workers.length} workers` : 'one regular instance'} (service: ${scenario.service}, credential: ${scenario.start}) ...`);
 	const result = await runLoad({ n8nUrl: stack.main.url, rest: stack.rest, workflowId: stack.workflow.id, executions: EXECUTIONS, rows: ROWS, run: scenario.key, log });
+	if (interrupted) throw new Error('interrupted'); // the executions ended because everything is stopping
 	const workers = stack.kind === 'queue' ? executionsByWorker(stack.workers) : null;
 	const logins = sandbox.counts.logins - loginsBefore;
 	const checks = checkLoad({ sandbox, result, executions: EXECUTIONS, rows: ROWS, run: scenario.key, logins, loginBound: loginBound(scenario, result.wallMs), workers });
