@@ -16,6 +16,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
+import { SEEDED_LOGIN } from '../../test/sandbox/index.mjs';
 import { PHASES, nodeParametersOf, requestOf, rowOf } from './workload.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -27,12 +28,11 @@ const { values: args } = parseArgs({
 		kind: { type: 'string' },
 		plan: { type: 'string' },
 		profile: { type: 'string' },
-		email: { type: 'string', default: 'alice@acme.test' },
 	},
 });
 const plan = JSON.parse(args.plan ?? '[]');
-// The sandbox's seeded demo login (documented in test/sandbox/README.md).
-const login = { email: args.email, password: ['alice', 'password', '1'].join('-') };
+// The sandbox's seeded demo login (test/sandbox/seed.json).
+const login = SEEDED_LOGIN;
 
 let tsRegistered = false;
 function registerTs() {

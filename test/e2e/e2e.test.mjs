@@ -9,10 +9,10 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import { EXAMPLES, batchFailures, out, runExample } from '../../scripts/n8n/examples.mjs';
-import { SANDBOX_LOGIN } from '../../scripts/n8n/sandbox.mjs';
 import { repoRoot } from '../../scripts/n8n/install.mjs';
 import { CREDENTIAL_TYPE, NODE_TYPE } from '../../scripts/n8n/server.mjs';
 import { builtNodeDescription, credentialData, startStack } from '../../scripts/n8n/stack.mjs';
+import { SEEDED_LOGIN as SANDBOX_LOGIN } from '../sandbox/index.mjs';
 
 const line = process.env.N8N_LINE || '2';
 const COMPANY = SANDBOX_LOGIN.companyId;
@@ -207,6 +207,7 @@ describe(`real n8n ${line}.x with n8n-nodes-recruiting`, { timeout: 10 * 60_000 
 		test('form-candidates.json: create, update, job, IT skills and languages by name', async () => {
 			const { execution } = await runExample(stack.rest, example('form'));
 			assert.equal(execution.status, 'success', JSON.stringify(execution.error ?? execution.lastNodeExecuted));
+			assert.equal(out(execution, 'Form rows').length, 3, `nodes that ran: ${Object.keys(execution.runData ?? {}).join(', ')}`);
 			assert.equal(out(execution, 'Create candidate').length, 3);
 			for (const item of out(execution, 'Create candidate')) assert.ok(item.slug, 'create returns the slug');
 

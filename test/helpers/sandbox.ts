@@ -1,7 +1,7 @@
 /**
  * The sandbox of the service (real HTTP on 127.0.0.1) for a test file, started and stopped by
- * jest's hooks, its seeded users, and credentials for the three authentication modes. Shared by
- * the integration, bulk and candidate-import tests.
+ * jest's hooks, its seeded users (from the sandbox's seed), and credentials for the three
+ * authentication modes. Shared by the service tests (test/service/).
  */
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 

@@ -3,9 +3,10 @@
 // Plain ESM JavaScript on purpose: it may use process, console and fs, which n8n's lint
 // rules forbid in every .ts file of this repository.
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+
+import { loadSandboxModules } from './index.mjs';
 
 const USAGE = `Usage: node test/sandbox/cli.mjs [options]
 
@@ -69,14 +70,10 @@ function writeJsonAtomically(file, value) {
 	renameSync(temporary, file);
 }
 
-const require = createRequire(import.meta.url);
-require('ts-node').register({
-	transpileOnly: true,
-	skipProject: true,
-	compilerOptions: { module: 'commonjs', target: 'es2022', esModuleInterop: true },
-});
-const { startSandbox, DEFAULT_COMPANIES, TOKEN_LOCATIONS } = require('./server.ts');
-const { settingsFromFlags } = require('./cli-options.ts');
+const {
+	server: { startSandbox, DEFAULT_COMPANIES, TOKEN_LOCATIONS },
+	cliOptions: { settingsFromFlags },
+} = loadSandboxModules();
 
 let settings;
 try {

@@ -4,6 +4,7 @@
  */
 import { sleep } from 'n8n-workflow';
 
+import { DEFAULT_COMPANIES } from './server';
 import type { Sandbox } from './server';
 
 export interface Reply {
@@ -65,10 +66,13 @@ export async function callAndGiveUp(
 	await expect(pending).rejects.toThrow();
 }
 
-// The documented demo logins (README/CLI); the first is assembled from parts only because the
-// lint's secret scanner flags any 16-character literal assigned to `password`.
-export const ALICE = { login: 'alice@acme.test', password: ['alice', 'password', '1'].join('-') };
-export const BOB = { login: 'bob@globex.test', password: 'bob-password-2' };
+/** The seeded login of the company at `index` (from seed.json, the one place it is written), as a login body. */
+const seededLogin = (index: number) => {
+	const { email, password } = DEFAULT_COMPANIES[index].users[0];
+	return { login: email, password };
+};
+export const ALICE = seededLogin(0);
+export const BOB = seededLogin(1);
 export const NOT_AUTHORIZED = { message: 'Not authorized', status: 401 };
 
 export async function login(sandbox: Sandbox, user: { login: string; password: string }): Promise<string> {

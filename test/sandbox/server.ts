@@ -1,13 +1,15 @@
 /**
- * A faithful local stand-in for the recruiting service (see
- * `/work/shared/spec/service-interface.md`), built on fastify. Used by the node's integration
- * tests, the demo, the benchmark and the fault-injection tests; `cli.mjs` runs it standalone.
+ * A faithful local stand-in for the recruiting service (see `../shared/spec/service-interface.md`
+ * beside the repository), built on fastify. Used by the node's service tests, the demo, the
+ * benchmark and the fault-injection tests; `cli.mjs` runs it standalone, `index.mjs` is the
+ * entry of the .mjs scripts.
  */
 import { fastify } from 'fastify';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { sleep, sleepWithAbort } from 'n8n-workflow';
 
 import { FaultInjector } from './faults';
+import seed from './seed.json';
 import type { FaultDecision } from './faults';
 import {
 	businessAreas,
@@ -70,25 +72,11 @@ export type {
 	TokenLocation,
 } from './types';
 
-/** The documented demo logins; built from parts only so the lint's secret scanner stays quiet. */
-const demoPassword = (name: string, n: number): string => `${name}-password-${n}`;
-
-export const DEFAULT_COMPANIES: SandboxCompany[] = [
-	{
-		id: 1,
-		name: 'Acme Recruiting GmbH',
-		users: [
-			{ email: 'alice@acme.test', password: demoPassword('alice', 1), firstName: 'Alice', lastName: 'Archer' },
-		],
-	},
-	{
-		id: 2,
-		name: 'Globex Talent AG',
-		users: [
-			{ email: 'bob@globex.test', password: demoPassword('bob', 2), firstName: 'Bob', lastName: 'Brenner' },
-		],
-	},
-];
+/**
+ * The seeded companies and their logins: test/sandbox/seed.json, the one place they are written
+ * (read also by index.mjs for the scripts and the end-to-end tests; `--seed-file` takes the same format).
+ */
+export const DEFAULT_COMPANIES: SandboxCompany[] = seed;
 
 export const TOKEN_LOCATIONS: readonly TokenLocation[] = [
 	'data.token',
