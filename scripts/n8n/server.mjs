@@ -116,7 +116,10 @@ export function linkCommunityPackage(userFolder, packageDir) {
  * Starts `n8n start`.
  * @param {{ line?: '2'|'1', packageDir?: string, port?: number, log?: (m: string) => void,
  *           env?: Record<string,string>, userFolder?: string, keepUserFolder?: boolean,
- *           install?: boolean, startTimeoutMs?: number, name?: string }} [opts]
+ *           install?: boolean, startTimeoutMs?: number, name?: string,
+ *           command?: 'start'|'worker', args?: string[] }} [opts]
+ * `command: 'worker'` starts a queue-mode worker (`n8n worker ...args`); it is ready when its
+ * health server on `port` answers /healthz/readiness (database and Redis connected).
  * @returns {Promise<{ url: string, port: number, userFolder: string, logFile: string,
  *           version: string, line: string, rest: N8nRest, stop: () => Promise<void>,
  *           logTail: (n?: number) => string }>}
@@ -132,7 +135,10 @@ export async function startN8n({
 	install = true,
 	startTimeoutMs = 120_000,
 	name = 'n8n',
+	command = 'start',
+	args = [],
 } = {}) {
+	const worker = command === 'worker';
 	const paths = install ? await ensureN8n({ line, log }) : n8nPaths(line);
 	port ??= await freePort();
 	let brokerPort = await freePort();
@@ -146,10 +152,13 @@ export async function startN8n({
 	const logFile = path.join(logDir, `${name}-${paths.version}-${stamp}-${port}.log`);
 	const out = fs.openSync(logFile, 'a');
 	const url = `http://127.0.0.1:${port}`;
-	const env = n8nEnv({ port, brokerPort, userFolder, extra: { ...paths.env, ...extraEnv } });
+	// A queue-mode worker has no editor: its own small server (health checks) on `port` tells
+	// when it is ready.
+	const workerEnv = worker ? { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(port) } : {};
+	const env = n8nEnv({ port, brokerPort, userFolder, extra: { ...paths.env, ...workerEnv, ...extraEnv } });
 
 	const started = Date.now();
-	const child = spawn(paths.nodeBin, [paths.n8nBin, 'start'], {
+	const child = spawn(paths.nodeBin, [paths.n8nBin, command, ...args], {
 		cwd: userFolder,
 		env,
 		stdio: ['ignore', out, out],
@@ -194,6 +203,7 @@ export async function startN8n({
 		try {
 			process.kill(-child.pid, 'SIGKILL');
 		} catch {}
+		if (ownFolder && !keepUserFolder) fs.rmSync(userFolder, { recursive: true, force: true });
 	};
 	process.on('exit', killOnExit);
 
@@ -204,7 +214,8 @@ export async function startN8n({
 			if (exited) throw new Error(`n8n exited during start-up (${exited.signal ?? `code ${exited.code}`})`);
 			if (Date.now() - started > startTimeoutMs) throw new Error(`n8n did not answer within ${startTimeoutMs / 1000}s`);
 			try {
-				const res = await fetch(`${url}/rest/settings`, { signal: AbortSignal.timeout(3000) });
+				const res = await fetch(`${url}${worker ? '/healthz/readiness' : '/rest/settings'}`, { signal: AbortSignal.timeout(3000) });
+				if (worker && res.ok) break;
 				if (res.ok && (res.headers.get('content-type') ?? '').includes('json')) {
 					const body = await res.json();
 					rest.settings = body.data ?? body;
@@ -218,7 +229,7 @@ export async function startN8n({
 		await stop();
 		throw err;
 	}
-	log(`[n8n] n8n ${paths.version} ready at ${url} in ${((Date.now() - started) / 1000).toFixed(1)}s (log: ${path.relative(process.cwd(), logFile)})`);
+	log(`[n8n] n8n ${paths.version}${worker ? ` ${command}` : ''} ready at ${url} in ${((Date.now() - started) / 1000).toFixed(1)}s (log: ${path.relative(process.cwd(), logFile)})`);
 	return { url, port, userFolder, logFile, version: paths.version, line: paths.line, rest, stop, logTail, pid: child.pid };
 }
 
@@ -430,6 +441,27 @@ export class N8nRest {
 
 	async getWorkflow(id) {
 		return this.get(`/workflows/${id}`);
+	}
+
+	/**
+	 * Activates ("publishes", in 2.x) a workflow so that its triggers and production webhooks
+	 * run: 2.x `POST /workflows/:id/activate` with the version to publish; 1.x `PATCH` with
+	 * `active: true`.
+	 */
+	async activateWorkflow(id) {
+		const wf = await this.getWorkflow(id);
+		try {
+			return await this.post(`/workflows/${id}/activate`, { versionId: wf.versionId });
+		} catch (err) {
+			if (err.status !== 404) throw err;
+			return this.patch(`/workflows/${id}`, { ...wf, active: true });
+		}
+	}
+
+	/** Executions as the editor lists them (without run data): { count, results }. */
+	async listExecutions({ workflowId, limit = 100 } = {}) {
+		const filter = workflowId ? JSON.stringify({ workflowId }) : undefined;
+		return this.get('/executions', { filter, limit });
 	}
 
 	/**
