@@ -126,15 +126,24 @@ function loginBound(scenario, wallMs) {
 	if (scenario.service === 'normal') {
 		return { max: EXECUTIONS, why: `empty credential: at most one per overlapping execution (${EXECUTIONS})` };
 	}
-	// Sessions expire: every expiry can make each running execution log in once (in single-session
-	// mode a login also ends the others' sessions, and they pick the fresh token up from the
-	// credential instead of logging in). A run of W seconds sees at most 1 + ⌊W / lifetime⌋ session
-	// lifetimes (the first one starts with the run: an empty credential or the valid session).
+	// Sessions expire: every expiry can make each running execution log in once. A run of W seconds
+	// sees at most 1 + ⌊W / lifetime⌋ session lifetimes (the first one starts with the run: an empty
+	// credential or the valid session).
 	const waves = 1 + Math.floor(wallMs / (LIFETIME_S * 1000));
-	const what = scenario.service === 'single' ? 'single session' : 'sessions';
+	if (scenario.service !== 'single') {
+		return {
+			max: EXECUTIONS * waves,
+			why: `sessions, ${LIFETIME_S}s lifetime: ≤ one per execution per session lifetime (${EXECUTIONS} × ${waves})`,
+		};
+	}
+	// One session per user: a login ends every other execution's session. Those executions read the
+	// credential again (a few times, a short random wait apart, when their session ended before it
+	// served anything) and take up the newest stored session instead of logging in. n8n stores the
+	// logins of overlapping executions in whatever order they finish, so an execution can still read
+	// a session that has just been ended and log in once more: at most twice per execution per lifetime.
 	return {
-		max: EXECUTIONS * waves,
-		why: `${what}, ${LIFETIME_S}s lifetime: ≤ one per execution per session lifetime (${EXECUTIONS} × ${waves})`,
+		max: 2 * EXECUTIONS * waves,
+		why: `single session, ${LIFETIME_S}s lifetime: ≤ two per execution per session lifetime (2 × ${EXECUTIONS} × ${waves})`,
 	};
 }
 

@@ -225,7 +225,7 @@ class Call {
 		const answer = { ...unpack(status, parsed, headers), repeated: this.reached };
 		if (status >= 200 && status < 300) {
 			if (!isJson) throw this.error(NOT_JSON(status, /^\s*</.test(String(parsed))), { httpCode: status });
-			if (lease.tokenUsed !== '') this.transport.session(this.credentials).authorised();
+			if (lease.tokenUsed !== '') this.transport.session(this.credentials).authorised(lease.tokenUsed);
 			return answer;
 		}
 		if (this.request.accept?.includes(status)) return answer;
@@ -252,7 +252,7 @@ class Call {
 			return true;
 		}
 		const owner = this.transport.session(this.credentials);
-		const verdict = await owner.expired(lease.tokenUsed, async () => await this.context.getCredentials(CREDENTIAL_TYPE));
+		const verdict = await owner.expired(lease.tokenUsed, async () => await this.context.getCredentials(CREDENTIAL_TYPE), this.wait);
 		if (typeof verdict !== 'string') throw this.loginError(verdict);
 		return verdict === 'retry';
 	}

@@ -21,10 +21,15 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import type { LoginFailure } from './auth';
+import type { Waiter } from './pacer';
 import { openSessionToken } from './token';
 
 /** Own logins in a row whose session the service refused before any authorised success. */
 const MAX_FRUITLESS_LOGINS = 3;
+
+/** How often, and about how long apart, a contested renewal looks for a newer stored session. */
+const CONTESTED_LOOKS = 3;
+const CONTESTED_WAIT_MS = 300;
 
 export interface LoginTurn {
 	/** The login worked: `sealedToken` is the new session for everyone. */
@@ -43,6 +48,9 @@ export class SessionOwner {
 	private failure?: LoginFailure;
 
 	private fruitless = 0;
+
+	/** Whether the session in use has served an authorised request yet. */
+	private served = false;
 
 	/** Every token this execution has held (sealed and open), for redaction. */
 	readonly seen = new Set<string>();
@@ -87,6 +95,7 @@ export class SessionOwner {
 		return {
 			succeeded: (sealedToken) => {
 				this.token = sealedToken;
+				this.served = false;
 				this.fruitless += 1;
 				this.remember(sealedToken);
 				end();
@@ -99,9 +108,10 @@ export class SessionOwner {
 		};
 	}
 
-	/** An authorised request succeeded: the session works. */
-	authorised(): void {
+	/** An authorised request with `tokenUsed` succeeded: the session works. */
+	authorised(tokenUsed: string): void {
 		this.fruitless = 0;
+		if (tokenUsed === this.token) this.served = true;
 	}
 
 	/**
@@ -111,25 +121,41 @@ export class SessionOwner {
 	async expired(
 		tokenUsed: string,
 		reread: () => Promise<ICredentialDataDecryptedObject>,
+		wait: Waiter,
 	): Promise<'retry' | 'final' | LoginFailure> {
 		const failure = await this.settled();
 		if (failure) return failure;
 		if (this.token !== tokenUsed) return 'retry';
 		if (this.fruitless >= MAX_FRUITLESS_LOGINS) return 'final';
-		this.pending = (async () => {
-			const stored = await reread().catch(() => undefined);
-			const storedToken = stored && openSessionToken({ ...this.credentials, sessionToken: stored.sessionToken }) !== '' ? String(stored.sessionToken) : '';
-			if (storedToken !== '' && storedToken !== tokenUsed) {
-				this.token = storedToken;
-				this.remember(storedToken);
-			} else {
-				this.token = '';
-			}
-		})().finally(() => {
+		this.pending = this.renew(tokenUsed, reread, wait).finally(() => {
 			this.pending = undefined;
 		});
 		await this.pending;
 		return 'retry';
+	}
+
+	/**
+	 * Takes up the session stored with the credential when it is newer than the one that ended;
+	 * otherwise clears the token, so that the next request logs in. A session that ended before
+	 * it served anything was most likely ended by another execution's login (a service that
+	 * allows one session per user): that execution is about to store its token, so the stored
+	 * credential is read again after a short random wait, a few times, before logging in.
+	 */
+	private async renew(tokenUsed: string, reread: () => Promise<ICredentialDataDecryptedObject>, wait: Waiter): Promise<void> {
+		const contested = !this.served;
+		for (let look = 0; look < (contested ? CONTESTED_LOOKS : 1); look++) {
+			if (contested) await wait(CONTESTED_WAIT_MS * (0.5 + Math.random()));
+			const stored = await reread().catch(() => undefined);
+			const storedToken =
+				stored && openSessionToken({ ...this.credentials, sessionToken: stored.sessionToken }) !== '' ? String(stored.sessionToken) : '';
+			if (storedToken !== '' && storedToken !== tokenUsed && !this.seen.has(storedToken)) {
+				this.token = storedToken;
+				this.served = false;
+				this.remember(storedToken);
+				return;
+			}
+		}
+		this.token = '';
 	}
 
 	/** Log Out ended `tokenUsed`: later requests of this execution log in first. */

@@ -14,19 +14,12 @@ export function recordFields(kind: RecordKind): string[] {
 	return kind.fields.map((field) => field.parameter);
 }
 
-const columnLists = new WeakMap<RecordKind, string[]>();
-
 /** Parameters in compact-text order; the first names a record in the output (company, skill, ...). */
 export function columnsOf(kind: RecordKind): string[] {
-	let columns = columnLists.get(kind);
-	if (!columns) {
-		columns = kind.fields
-			.filter((field) => field.column !== undefined)
-			.sort((a, b) => (a.column as number) - (b.column as number))
-			.map((field) => field.parameter);
-		columnLists.set(kind, columns);
-	}
-	return columns;
+	return kind.fields
+		.filter((field) => field.column !== undefined)
+		.sort((a, b) => (a.column as number) - (b.column as number))
+		.map((field) => field.parameter);
 }
 
 /** Short keys accepted in JSON (besides parameter names, wire names and labels) → parameter, in column order. */
