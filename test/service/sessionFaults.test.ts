@@ -122,19 +122,19 @@ describe('18. a hung service: the Request Timeout option', () => {
 });
 
 describe('19. executions sharing one credential on a service that allows one session per user', () => {
-	it('three overlapping executions: none fails, and each logs in at most once', async () => {
+	it('five overlapping executions from an empty credential: none fails; logins at most two per execution (each login ends the others\' sessions; they take up the newest stored one)', async () => {
 		const { startSandbox } = await import('../sandbox/server');
 		const box = await startSandbox({ singleSessionPerUser: true, faults: { latencyMs: 5, paths: [CANDIDATE_PATH] } });
 		try {
 			const harness = new Harness(emailCredential(box, ALICE));
 			const runs = await Promise.all(
-				[0, 1, 2].map(async (run) => await harness.run({ parameters: createParameters({ concurrency: 4 }), items: candidateRows(40, `single-${run}`) })),
+				[0, 1, 2, 3, 4].map(async (run) => await harness.run({ parameters: createParameters({ concurrency: 4 }), items: candidateRows(40, `single-${run}`) })),
 			);
 			for (const result of runs) {
 				expect(result.error).toBeUndefined();
 				expect(result.items.filter(isSuccess)).toHaveLength(40);
 			}
-			expect(box.counts.logins).toBeLessThanOrEqual(3);
+			expect(box.counts.logins).toBeLessThanOrEqual(10);
 		} finally {
 			await box.close();
 		}
