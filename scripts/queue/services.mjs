@@ -101,6 +101,40 @@ function tail(file, lines = 30) {
 }
 
 /**
+ * Starts a server process in its own process group, logging to `logFile`. `stop()` sends the
+ * signal `signal()` names, waits up to `graceMs` for the exit, kills what is left and removes
+ * `dir`; the same happens if this process exits first.
+ */
+function spawnService(cmd, argv, { dir, logFile, graceMs, signal }) {
+	const out = fs.openSync(logFile, 'a');
+	const child = spawn(cmd, argv, { cwd: dir, stdio: ['ignore', out, out], detached: true });
+	fs.closeSync(out);
+	let hasExited = false;
+	const exitPromise = new Promise((resolve) => child.on('exit', () => resolve((hasExited = true))));
+	child.on('error', () => (hasExited = true));
+	const killAll = processGroupKiller(child);
+	const onExit = () => {
+		killAll();
+		fs.rmSync(dir, { recursive: true, force: true });
+	};
+	process.on('exit', onExit);
+	let stopped = false;
+	const stop = async () => {
+		if (stopped) return;
+		stopped = true;
+		try {
+			const [pid, sig] = signal();
+			process.kill(pid, sig);
+		} catch {}
+		if (!hasExited) await Promise.race([exitPromise, sleep(graceMs, null, { ref: false })]);
+		killAll();
+		process.removeListener('exit', onExit);
+		fs.rmSync(dir, { recursive: true, force: true });
+	};
+	return { child, exited: () => hasExited, stop };
+}
+
+/**
  * Starts a PostgreSQL server as the `postgres` user in a fresh temporary cluster and creates the
  * database `n8n`. Connections: TCP on 127.0.0.1 (trust authentication, local only) and a unix
  * socket in the temporary directory.
@@ -119,44 +153,26 @@ export async function startPostgres({ log = (m) => console.log(m), database = 'n
 		'-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=100',
 	];
 	const [cmd, argv] = isRoot() ? ['runuser', ['-u', PG_USER, '--', path.join(bin, 'postgres'), ...args]] : [path.join(bin, 'postgres'), args];
-	const out = fs.openSync(logFile, 'a');
-	const child = spawn(cmd, argv, { cwd: dir, stdio: ['ignore', out, out], detached: true });
-	fs.closeSync(out);
-	let exited = false;
-	const exitPromise = new Promise((resolve) => child.on('exit', () => resolve((exited = true))));
-	child.on('error', () => (exited = true));
-	const killAll = processGroupKiller(child);
-	const onExit = () => {
-		killAll();
-		fs.rmSync(dir, { recursive: true, force: true });
-	};
-	process.on('exit', onExit);
-
-	let stopped = false;
-	const stop = async () => {
-		if (stopped) return;
-		stopped = true;
-		// "fast" shutdown: SIGINT to the postmaster (its pid is the first line of postmaster.pid)
-		let pid = null;
-		try {
-			pid = Number(fs.readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
-		} catch {}
-		try {
-			if (pid) process.kill(pid, 'SIGINT');
-			else process.kill(-child.pid, 'SIGINT');
-		} catch {}
-		if (!exited) await Promise.race([exitPromise, sleep(10_000, null, { ref: false })]);
-		killAll();
-		process.removeListener('exit', onExit);
-		fs.rmSync(dir, { recursive: true, force: true });
-	};
+	// "fast" shutdown: SIGINT to the postmaster (its pid is the first line of postmaster.pid)
+	const { child, exited, stop } = spawnService(cmd, argv, {
+		dir,
+		logFile,
+		graceMs: 10_000,
+		signal: () => {
+			let pid = null;
+			try {
+				pid = Number(fs.readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+			} catch {}
+			return pid ? [pid, 'SIGINT'] : [-child.pid, 'SIGINT'];
+		},
+	});
 
 	try {
 		const isReady = path.join(bin, 'pg_isready');
 		await waitFor(() => spawnSync(isReady, ['-q', '-h', '127.0.0.1', '-p', String(port)]).status === 0, {
 			what: 'postgres',
 			timeoutMs,
-			exited: () => exited,
+			exited,
 			logFile,
 		});
 		run(path.join(bin, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', PG_USER, database]);
@@ -196,36 +212,13 @@ export async function startRedis({ log = (m) => console.log(m), timeoutMs = 30_0
 	const logFile = path.join(dir, 'redis.log');
 	const port = await freePort();
 	const started = Date.now();
-	const out = fs.openSync(logFile, 'a');
-	const child = spawn(
+	const { child, exited, stop } = spawnService(
 		bin,
 		['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no'],
-		{ cwd: dir, stdio: ['ignore', out, out], detached: true },
+		{ dir, logFile, graceMs: 5_000, signal: () => [-child.pid, 'SIGTERM'] },
 	);
-	fs.closeSync(out);
-	let exited = false;
-	const exitPromise = new Promise((resolve) => child.on('exit', () => resolve((exited = true))));
-	child.on('error', () => (exited = true));
-	const killAll = processGroupKiller(child);
-	const onExit = () => {
-		killAll();
-		fs.rmSync(dir, { recursive: true, force: true });
-	};
-	process.on('exit', onExit);
-	let stopped = false;
-	const stop = async () => {
-		if (stopped) return;
-		stopped = true;
-		try {
-			process.kill(-child.pid, 'SIGTERM');
-		} catch {}
-		if (!exited) await Promise.race([exitPromise, sleep(5_000, null, { ref: false })]);
-		killAll();
-		process.removeListener('exit', onExit);
-		fs.rmSync(dir, { recursive: true, force: true });
-	};
 	try {
-		await waitFor(() => redisPing(port), { what: 'redis-server', timeoutMs, exited: () => exited, logFile });
+		await waitFor(() => redisPing(port), { what: 'redis-server', timeoutMs, exited, logFile });
 	} catch (err) {
 		await stop();
 		throw err;
