@@ -40,7 +40,7 @@ export function joinUrl(baseUrl: string, path: string): string {
 }
 
 /** Checks that the base URL is an http(s) URL; returns the message to show when it is not. */
-export function baseUrlProblem(baseUrl: unknown): string | undefined {
+function baseUrlProblem(baseUrl: unknown): string | undefined {
 	if (typeof baseUrl !== 'string' || baseUrl.trim() === '') {
 		return 'The Recruiting API credential has no Base URL. Enter the service address, for example https://api.example.com.';
 	}

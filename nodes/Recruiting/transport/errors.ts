@@ -20,7 +20,7 @@ export function redact(text: string, secrets: Iterable<string> = []): string {
 const SECRET_KEY = /token|passw(or)?d|secret|api_?key/i;
 
 /** A copy of a JSON value with secret-named fields replaced and every string redacted. */
-export function redactDeep(value: unknown, secrets: Iterable<string> = []): unknown {
+function redactDeep(value: unknown, secrets: Iterable<string> = []): unknown {
 	const list = [...secrets];
 	const walk = (entry: unknown): unknown => {
 		if (typeof entry === 'string') return redact(entry, list);
@@ -83,7 +83,7 @@ export const UNAUTHORIZED_ADVICE = {
 } as const;
 
 /** Said of a creation whose outcome is unknown: it was not repeated, so it cannot exist twice. */
-export const MAY_EXIST =
+const MAY_EXIST =
 	'The service may or may not have stored it: it was not sent again, so that it cannot be created twice. Check whether it exists before you run this item again.';
 
 export function brokenMessage(timedOut: boolean, repeatable: boolean): string {

@@ -25,7 +25,7 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 3, initialDelayMs: 1000, maxDelayMs: 30000 };
 
-export const DEFAULT_TIMEOUT_MS = 60000;
+const DEFAULT_TIMEOUT_MS = 60000;
 
 const SECRET_FIELDS = ['password', 'accessToken', 'apiKey', 'sessionToken'];
 

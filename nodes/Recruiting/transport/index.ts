@@ -9,10 +9,9 @@
  * - `errors.ts`: every message, and the one redaction.
  */
 export { CREDENTIAL_TYPE } from './auth';
-export type { RequestContext, RetryPolicy } from './execution';
-export { DEFAULT_RETRY, TransportSession } from './execution';
+export type { RequestContext } from './execution';
+export { TransportSession } from './execution';
 export { redact } from './errors';
 export type { ServiceResponse } from './http';
-export { parseBody, retryAfterMs } from './http';
-export type { ApiRequest, AuthUse } from './request';
+export { retryAfterMs } from './http';
 export { apiRequest } from './request';

@@ -38,7 +38,7 @@ function getPath(body: unknown, path: string): unknown {
 }
 
 /** Keys (never values) of the answer's `data`, for an error message that helps set Token Path. */
-export function describeKeys(body: unknown): string {
+function describeKeys(body: unknown): string {
 	const data = isObject(body) ? body.data : undefined;
 	if (isObject(data)) {
 		const keys = Object.keys(data);
