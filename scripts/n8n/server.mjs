@@ -83,6 +83,9 @@ function n8nEnv({ port, brokerPort, userFolder, extra }) {
 		GENERIC_TIMEZONE: 'UTC',
 		TZ: 'UTC',
 		DB_TYPE: 'sqlite',
+		// a pooled SQLite (WAL) writes an execution's status and data in one transaction; without
+		// it (1.x's default) the status can be read before the data
+		DB_SQLITE_POOL_SIZE: '2',
 		EXECUTIONS_MODE: 'regular',
 		// keep every execution, successful or not, so tests can read run data
 		EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
@@ -494,6 +497,9 @@ export class N8nRest {
 
 	async waitForExecution(executionId, { timeoutMs = 180_000, pollMs = 250 } = {}) {
 		const deadline = Date.now() + timeoutMs;
+		let finishedSeenAt;
+		// a finished execution without run data is given 10 s for its data to arrive
+		const settleBy = () => (finishedSeenAt ??= Date.now()) + 10_000;
 		for (;;) {
 			let exec = null;
 			try {
@@ -501,7 +507,10 @@ export class N8nRest {
 			} catch (err) {
 				if (err.status !== 404) throw err; // not saved yet
 			}
-			if (exec && exec.finishedOrStopped) return exec;
+			// n8n 1.x on SQLite without a pool writes the status and the run data in two updates
+			// (ExecutionRepository.updateExistingExecution), so a finished status can be read
+			// before its run data: wait until the data says which node ran last, too.
+			if (exec && exec.finishedOrStopped && (exec.lastNodeExecuted || exec.error || Date.now() > settleBy(exec))) return exec;
 			if (Date.now() > deadline) throw new Error(`execution ${executionId} did not finish within ${timeoutMs / 1000}s (status ${exec?.status})`);
 			await sleep(pollMs);
 		}
