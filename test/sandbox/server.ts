@@ -544,7 +544,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	}));
 
 	// Declared as text/plain by the service although the body is the JSON envelope.
-	app.get('/v1/general/university-degrees', async (request, reply) => {
+	const degreesPath = options.universityDegreesPath === 'singular' ? '/v1/general/university-degree' : '/v1/general/university-degrees';
+	app.get(degreesPath, async (request, reply) => {
 		const envelope = {
 			message: 'University degrees fetched successfully',
 			status: 200,

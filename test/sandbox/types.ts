@@ -100,6 +100,12 @@ export interface SandboxOptions {
 	singleSessionPerUser?: boolean;
 	/** Where a successful login puts the session token; default 'data.token'. */
 	tokenLocation?: TokenLocation;
+	/**
+	 * Where the university degrees are served: 'plural' (default, `/v1/general/university-degrees`,
+	 * as the service's request examples) or 'singular' (`/v1/general/university-degree`, as one of
+	 * its reference texts); the other path is answered 404.
+	 */
+	universityDegreesPath?: 'plural' | 'singular';
 	/** Request body limit; default 1 MiB, larger bodies are answered 413. */
 	bodyLimitBytes?: number;
 	/** Enables the `/__sandbox/*` admin routes (404 otherwise). */

@@ -108,3 +108,39 @@ describe('reference lists need no credential at the service', () => {
 		expect(outputs(result)).toEqual(JOB_TYPES);
 	});
 });
+
+describe('a service that serves the university degrees at the singular path (/v1/general/university-degree)', () => {
+	// The description names the path in both spellings; the node asks the other one after a 404.
+	const singular = useSandbox({ universityDegreesPath: 'singular' });
+
+	it('Get University Degrees: the plural path is answered 404, the singular one serves the list', async () => {
+		const other = new Harness(tokenCredential(singular()));
+		singular().clearRequests();
+		const result = await runOk(other, list('getUniversityDegrees'));
+		expect(outputs(result)).toEqual(UNIVERSITY_DEGREES_DE);
+		expect(singular().requests.map((request) => [request.path, request.status])).toEqual([
+			['/v1/general/university-degrees', 404],
+			['/v1/general/university-degree', 200],
+		]);
+	});
+
+	it('the degree dropdown is filled from the singular path too', async () => {
+		const other = new Harness(tokenCredential(singular()));
+		const options = (await other.loadOptions('getUniversityDegrees')) as Array<{ name: string; value: number }>;
+		expect(options).toHaveLength(UNIVERSITY_DEGREES_DE.length);
+		expect(options.some((option) => option.value === 10 && /Master of Science/.test(option.name))).toBe(true);
+	});
+});
+
+describe('a service that serves neither spelling of the degrees path', () => {
+	it('fails with the 404 of the second path, after asking each spelling once', async () => {
+		const fresh = new Harness({ ...tokenCredential(sandbox()), baseUrl: `${sandbox().url}/nowhere` });
+		sandbox().clearRequests();
+		const result = await fresh.run({ parameters: list('getUniversityDegrees') });
+		expect(result.error).toMatchObject({ name: 'NodeApiError', httpCode: '404' });
+		expect(sandbox().requests.map((request) => request.path)).toEqual([
+			'/nowhere/v1/general/university-degrees',
+			'/nowhere/v1/general/university-degree',
+		]);
+	});
+});

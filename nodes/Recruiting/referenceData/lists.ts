@@ -17,6 +17,8 @@ export type ListLanguage = 'de' | 'en';
 
 export interface ReferenceListSpec {
 	path: string;
+	/** Asked when `path` is answered 404: the other spelling the service's description gives. */
+	otherPath?: string;
 	/** Whether the endpoint takes the `lang` query parameter. */
 	takesLang: boolean;
 	label: string;
@@ -26,7 +28,12 @@ export const REFERENCE_LISTS: Record<ReferenceListKind, ReferenceListSpec> = {
 	businessAreas: { path: '/v1/general/business-areas', takesLang: true, label: 'business areas' },
 	jobTypes: { path: '/v1/general/job-types', takesLang: false, label: 'job types' },
 	languageSkills: { path: '/v1/general/language-skills', takesLang: true, label: 'language skills' },
-	universityDegrees: { path: '/v1/general/university-degrees', takesLang: true, label: 'university degrees' },
+	universityDegrees: {
+		path: '/v1/general/university-degrees',
+		otherPath: '/v1/general/university-degree',
+		takesLang: true,
+		label: 'university degrees',
+	},
 };
 
 export interface BusinessArea {
@@ -109,11 +116,15 @@ export async function fetchList(
 	itemIndex?: number,
 ): Promise<IDataObject[]> {
 	const spec = REFERENCE_LISTS[kind];
-	const response = await apiRequest.call(
-		context,
-		{ method: 'GET', path: spec.path, qs: spec.takesLang ? { lang } : undefined, itemIndex, auth: 'optional' },
-		session,
-	);
+	const get = async (path: string, accept?: number[]) =>
+		await apiRequest.call(
+			context,
+			{ method: 'GET', path, qs: spec.takesLang ? { lang } : undefined, itemIndex, auth: 'optional', accept },
+			session,
+		);
+	// The description names the degrees' path in two spellings: the other is asked on a 404.
+	let response = await get(spec.path, spec.otherPath ? [404] : undefined);
+	if (spec.otherPath && response.httpStatus === 404) response = await get(spec.otherPath);
 	if (!Array.isArray(response.data)) {
 		throw new NodeApiError(
 			context.getNode(),
