@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 import { findHttpRequestNode } from './httpNode.mjs';
+import { extraCpuByPart } from './profile.mjs';
 import { makeCertificates, opensslAvailable, startLatencyProxy, startTlsTerminator } from './remote.mjs';
 import { PHASES } from './workload.mjs';
 
@@ -290,6 +291,17 @@ if (results.cpu.length > 0) {
 			`Target: node peak RSS ≤ 2× the helper client's → ${fmt(node.peakRssMB)} vs ${fmt(helper.peakRssMB)} MB ` +
 				`(${fmt(bench.peakRssNodeOverHelper, 2)}×) ${bench.peakRssNodeOverHelper <= 2 ? 'MET' : 'MISSED'}`,
 		);
+		const profiles = args.profile && ['n8nHelper', 'node'].map((kind) => path.join(path.resolve(args.profile), `${kind}-cpu.cpuprofile`));
+		if (profiles && profiles.every((file) => fs.existsSync(file))) {
+			// Sampled self time per part; the profiler's own cost makes the totals a little higher.
+			const rows = extraCpuByPart(profiles[0], helper.requests, profiles[1], node.requests);
+			console.log(`\nWhere the node's CPU per request beyond the helper's goes (from the CPU profiles in ${args.profile}):`);
+			printTable(
+				['part (whose code ran)', 'helper ms/req', 'node ms/req', 'node − helper'],
+				rows.map((row) => [row.part, fmt(row.helperMsPerRequest, 3), fmt(row.nodeMsPerRequest, 3), fmt(row.extraMsPerRequest, 3)]),
+			);
+			bench.extraCpuMsPerRequestByPart = Object.fromEntries(rows.map((row) => [row.part, Number(row.extraMsPerRequest.toFixed(4))]));
+		}
 		const nodeSmall = find('node', Math.round(cpuRows / 4));
 		const helperSmall = find('n8nHelper', Math.round(cpuRows / 4));
 		if (nodeSmall && helperSmall) {
