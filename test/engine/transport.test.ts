@@ -139,6 +139,30 @@ describe('8. a creation is repeated only when the answer proves it was not proce
 	});
 });
 
+describe('a refusal in the body of a 2xx answer (envelope status 400 to 599)', () => {
+	const token = { baseUrl: BASE, authentication: 'accessToken', accessToken: 'tok-access' };
+
+	it.each([
+		['status 422 (number)', { message: 'The email is invalid', status: 422 }, '422'],
+		['status "503" (text)', { message: 'Busy', status: '503' }, '503'],
+	])('POST answered HTTP 200 with %s: sent once, fails with that status', async (_name, body, code) => {
+		const scope = nock(BASE).post(CANDIDATE).once().reply(200, body);
+		const result = await new Harness(token).run({ parameters: create() });
+		expect(result.error).toMatchObject({ name: 'NodeApiError', httpCode: code });
+		expect(result.error?.message).toContain(`(HTTP 200, but the answer's status is ${code}): ${body.message}`);
+		scope.done();
+		expect(nock.pendingMocks()).toEqual([]);
+	});
+
+	it('HTTP 201 whose body says status 200 (the API key sample) is a success', async () => {
+		const scope = nock(BASE).post('/v1/company/api-integrations').reply(201, { message: 'Created', status: 200, data: { id: 7, value: 'k-7' } });
+		const result = await new Harness(token).run({ parameters: { resource: 'apiKey', operation: 'create' } });
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toEqual({ id: 7, value: 'k-7' });
+		scope.done();
+	});
+});
+
 describe('14. the answer quoted in an error is redacted', () => {
 	it('Create without a slug in the answer: the quoted answer carries no token or password', async () => {
 		nock(BASE).post('/v1/login').reply(200, envelope({ token: 'tok-secret-session' }));

@@ -433,6 +433,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	app.addHook('onSend', async (request, reply, payload) => {
 		const entry = logEntries.get(request);
 		if (!entry) return payload;
+		const code = reply.statusCode;
+		if (options.refusalsAsHttp200 && code >= 400 && code < 500 && code !== 401) reply.code(200);
 		entry.status = reply.statusCode;
 		entry.body = request.body;
 		const decision = decisions.get(request);

@@ -106,6 +106,11 @@ export interface SandboxOptions {
 	 * its reference texts); the other path is answered 404.
 	 */
 	universityDegreesPath?: 'plural' | 'singular';
+	/**
+	 * The service reports its refusals in the body only: every 4xx answer but 401 goes out as
+	 * HTTP 200, its body (with `status`: the 4xx) unchanged.
+	 */
+	refusalsAsHttp200?: boolean;
 	/** Request body limit; default 1 MiB, larger bodies are answered 413. */
 	bodyLimitBytes?: number;
 	/** Enables the `/__sandbox/*` admin routes (404 otherwise). */

@@ -75,6 +75,12 @@ export function statusMessage(status: number, body: unknown, isJson: boolean): s
 	return `${statusWords(status)} (HTTP ${status})${detail}`;
 }
 
+/** A failure the service reported in the body of a 2xx answer (`status` 400 or more in its envelope). */
+export function refusedInBodyMessage(httpStatus: number, said: number, body: unknown): string {
+	const text = serviceText(body);
+	return `${statusWords(said)} (HTTP ${httpStatus}, but the answer's status is ${said})${text ? `: ${text}` : ''}`;
+}
+
 export const UNAUTHORIZED_ADVICE = {
 	emailPassword: ' even after logging in again. Check the e-mail and password of the Recruiting API credential.',
 	accessToken: '. The access token may have expired or been logged out: enter a new one in the Recruiting API credential.',

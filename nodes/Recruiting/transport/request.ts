@@ -15,7 +15,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { AuthMode, LoginFailure } from './auth';
 import { ANONYMOUS, CREDENTIAL_TYPE, authMode, joinUrl, readLoginFailure, transientLogin, unreachableMessage } from './auth';
 import type { ErrorDetails } from './errors';
-import { NOT_JSON, UNAUTHORIZED_ADVICE, apiError, brokenMessage, gatewayMessage, statusMessage } from './errors';
+import { NOT_JSON, UNAUTHORIZED_ADVICE, apiError, brokenMessage, gatewayMessage, refusedInBodyMessage, statusMessage } from './errors';
 import type { RequestContext } from './execution';
 import { TransportSession, cancelled } from './execution';
 import type { ServiceResponse } from './http';
@@ -225,8 +225,13 @@ class Call {
 		const answer = { ...unpack(status, parsed, headers), repeated: this.reached };
 		if (status >= 200 && status < 300) {
 			if (!isJson) throw this.error(NOT_JSON(status, /^\s*</.test(String(parsed))), { httpCode: status });
-			if (lease.tokenUsed !== '') this.transport.session(this.credentials).authorised(lease.tokenUsed);
-			return answer;
+			// A service may report a refusal in the body of a 2xx answer (`status` 400 or more in
+			// its envelope): that is a failure with that status, never sent again.
+			const said = answer.status;
+			if (lease.tokenUsed !== '' && said !== 401) this.transport.session(this.credentials).authorised(lease.tokenUsed);
+			if (said === undefined || said < 400 || said > 599) return answer;
+			if (this.request.accept?.includes(said)) return { ...answer, httpStatus: said };
+			throw this.error(refusedInBodyMessage(status, said, parsed), { httpCode: said, body: parsed });
 		}
 		if (this.request.accept?.includes(status)) return answer;
 		const retryAfter = retryAfterMs(headerValue(headers, 'retry-after'));
