@@ -103,6 +103,31 @@ describe('4. a rate-limited login honours Retry-After; advice fits the status', 
 		expect(result.error?.message).toMatch(pattern);
 		expect(result.error?.message).not.toMatch(status >= 429 ? /Check the Base URL/ : /^$/);
 	});
+
+	it('HTTP 200 without a token whose body says status 401: a wrong password, final, not a missing Token Path', async () => {
+		const scope = nock(BASE).post('/v1/login').once().reply(200, { error: 'Invalid login or password', status: 401 });
+		const harness = new Harness(emailPassword());
+		const result = await harness.run({ parameters: create({ maxRetries: 2 }) });
+		expect(result.error?.message).toBe(
+			"Login failed: Invalid login or password (HTTP 200, but the answer's status is 401). Check Email and Password in the Recruiting API credential.",
+		);
+		scope.done();
+		expect(nock.pendingMocks()).toEqual([]);
+	});
+
+	it('HTTP 200 without a token whose body says status 503: retried like an HTTP 503', async () => {
+		const scope = nock(BASE)
+			.post('/v1/login')
+			.reply(200, { message: 'Busy', status: 503 })
+			.post('/v1/login')
+			.reply(200, envelope({ token: 'tok-1' }))
+			.post(CANDIDATE)
+			.reply(201, created('slug-e'));
+		const result = await new Harness(emailPassword()).run({ parameters: create() });
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json.slug).toBe('slug-e');
+		scope.done();
+	});
 });
 
 describe('8. a creation is repeated only when the answer proves it was not processed', () => {

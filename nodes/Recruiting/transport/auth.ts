@@ -13,7 +13,8 @@
  */
 import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestHelper, IHttpRequestOptions } from 'n8n-workflow';
 
-import { errorCode, headerValue, neverSent, parseBody, retryAfterMs, serviceText, timedOut } from './http';
+import { statusNote } from './errors';
+import { errorCode, headerValue, neverSent, parseBody, retryAfterMs, serviceText, timedOut, unpack } from './http';
 import { TokenNotFoundError, extractToken, openSessionToken, sealSessionToken } from './token';
 
 export type AuthMode = 'emailPassword' | 'accessToken' | 'apiKey';
@@ -171,17 +172,21 @@ function fail(credentials: ICredentialDataDecryptedObject, failure: LoginFailure
 	return new Error(failure.message);
 }
 
-/** The message of a login the service answered with a non-2xx status: advice that fits the status. */
-export function loginStatusMessage(status: number, body: unknown): string {
+/**
+ * The message of a login the service refused (a non-2xx status, or a 2xx answer whose body says
+ * `status` 400 or more: then `httpStatus` is the 2xx): advice that fits the status.
+ */
+export function loginStatusMessage(status: number, body: unknown, httpStatus: number = status): string {
 	const said = serviceText(body);
+	const note = statusNote(status, httpStatus);
 	if (status === 401 || status === 403) {
-		return `Login failed: ${said ?? 'the service rejected the e-mail or password'} (HTTP ${status}). Check Email and Password in the Recruiting API credential.`;
+		return `Login failed: ${said ?? 'the service rejected the e-mail or password'} (${note}). Check Email and Password in the Recruiting API credential.`;
 	}
 	const detail = said ? `: ${said}` : '';
-	if (status === 429) return `Login failed: the service is rate limiting logins (HTTP 429)${detail}. Try again later.`;
-	if (status >= 500) return `Login failed: the service failed (HTTP ${status})${detail}. Try again later.`;
-	if (status === 404) return `Login failed: the service has no login at this address (HTTP 404). Check the Base URL (without a path).`;
-	return `Login failed with HTTP ${status}${detail}. Check the Base URL and the credential.`;
+	if (status === 429) return `Login failed: the service is rate limiting logins (${note})${detail}. Try again later.`;
+	if (status >= 500) return `Login failed: the service failed (${note})${detail}. Try again later.`;
+	if (status === 404) return `Login failed: the service has no login at this address (${note}). Check the Base URL (without a path).`;
+	return `Login failed with ${note}${detail}. Check the Base URL and the credential.`;
 }
 
 export function unreachableMessage(credentials: ICredentialDataDecryptedObject): string {
@@ -218,6 +223,12 @@ export async function logIn(helpers: IHttpRequestHelper['helpers'], credentials:
 	try {
 		return { sessionToken: sealSessionToken(credentials, extractToken(parsed, response.headers, text(credentials, 'tokenPath'))) };
 	} catch (error) {
+		// No token, and the body says the login was refused (a 2xx answer whose envelope status is
+		// 400 to 599): that status is the failure, not a missing Token Path.
+		const said = unpack(status, parsed).status;
+		if (said !== undefined && said >= 400 && said <= 599) {
+			throw fail(credentials, { kind: 'status', status: said, message: loginStatusMessage(said, parsed, status) });
+		}
 		const message = error instanceof TokenNotFoundError ? error.message : 'Logged in, but found no session token';
 		throw fail(credentials, { kind: 'noToken', message });
 	}

@@ -75,10 +75,15 @@ export function statusMessage(status: number, body: unknown, isJson: boolean): s
 	return `${statusWords(status)} (HTTP ${status})${detail}`;
 }
 
+/** "HTTP 422", or for a refusal reported in the body of a 2xx answer "HTTP 200, but the answer's status is 422". */
+export function statusNote(status: number, httpStatus: number = status): string {
+	return httpStatus === status ? `HTTP ${status}` : `HTTP ${httpStatus}, but the answer's status is ${status}`;
+}
+
 /** A failure the service reported in the body of a 2xx answer (`status` 400 or more in its envelope). */
 export function refusedInBodyMessage(httpStatus: number, said: number, body: unknown): string {
 	const text = serviceText(body);
-	return `${statusWords(said)} (HTTP ${httpStatus}, but the answer's status is ${said})${text ? `: ${text}` : ''}`;
+	return `${statusWords(said)} (${statusNote(said, httpStatus)})${text ? `: ${text}` : ''}`;
 }
 
 export const UNAUTHORIZED_ADVICE = {
