@@ -59,6 +59,18 @@ describe('apiKey.getAll', () => {
 		scope.done();
 	});
 
+	it.each([
+		['data: null (how a Go service sends an empty list)', { message: 'ok', status: 200, data: null }],
+		['no data field', { message: 'ok', status: 200 }],
+	])('an empty list as %s gives no items', async (_name, body) => {
+		const harness = new Harness(tokenCredential);
+		const scope = nock(BASE).get(PATH).reply(200, body);
+		const result = await harness.run(params('getAll'));
+		expect(result.error).toBeUndefined();
+		expect(result.items).toEqual([]);
+		scope.done();
+	});
+
 	it('an answer without a data array is an error', async () => {
 		const harness = new Harness(tokenCredential);
 		const scope = nock(BASE).get(PATH).reply(200, { message: 'ok', status: 200, data: { id: 1 } });

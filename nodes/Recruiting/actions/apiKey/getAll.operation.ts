@@ -15,12 +15,14 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, run: R
 		{ method: 'GET', path: '/v1/company/api-integrations', itemIndex },
 		run.session,
 	);
-	if (!Array.isArray(response.data)) {
+	// No keys may come as `data: null` (an empty Go slice) or without `data`: both are an empty list.
+	const list = response.data ?? [];
+	if (!Array.isArray(list)) {
 		throw new NodeApiError(
 			this.getNode(),
 			{ message: 'The list of API integrations came without a data array' },
 			{ message: 'The service answered the API integrations request without a list in "data"', itemIndex },
 		);
 	}
-	return response.data.map((entry) => toApiKey.call(this, entry, 'the API integrations request', itemIndex));
+	return list.map((entry) => toApiKey.call(this, entry, 'the API integrations request', itemIndex));
 }
