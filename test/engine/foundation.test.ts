@@ -254,6 +254,30 @@ describe('bad input and bad answers give clear errors, never a TypeError', () =>
 		expect(result.error?.message).toMatch(/not JSON \(an HTML page\)/);
 	});
 
+	it('plain text on a 2xx (the update\'s answer is not shown) is a success whose text is the message', async () => {
+		const token = { baseUrl: BASE, authentication: 'accessToken', accessToken: SESSION };
+		nock(BASE).put('/gin/v1/company/candidate').reply(200, 'Candidate updated', { 'Content-Type': 'text/plain' });
+		nock(BASE).post('/gin/v1/company/candidate/it-skill').reply(201, 'Created', { 'Content-Type': 'text/plain' });
+		const harness = new Harness(token);
+		const update = await harness.run({
+			parameters: { resource: 'candidate', operation: 'update', candidateSlug: 'slug-1', updateFields: { city: 'Berlin' } },
+		});
+		expect(update.error).toBeUndefined();
+		expect(update.items[0].json).toEqual({ slug: 'slug-1', city: 'Berlin', message: 'Candidate updated' });
+		const skill = await harness.run({
+			parameters: { resource: 'candidateItSkill', operation: 'add', candidateSlug: 'slug-1', skillName: 'SQL', skillLevel: 2 },
+		});
+		expect(skill.error).toBeUndefined();
+		expect(skill.items[0].json).toMatchObject({ slug: 'slug-1', message: 'Created', skill_name: 'SQL' });
+	});
+
+	it('plain text where the new candidate\'s slug is expected: the item says the candidate may exist', async () => {
+		nock(BASE).post('/gin/v1/company/candidate').once().reply(201, 'Created', { 'Content-Type': 'text/plain' });
+		const harness = new Harness({ baseUrl: BASE, authentication: 'accessToken', accessToken: SESSION });
+		const result = await harness.run({ parameters: { resource: 'candidate', operation: 'create', email: 'a@example.test' } });
+		expect(result.error?.message).toBe('The candidate may have been created, but the service did not return its slug in "data.slug"');
+	});
+
 	it('an empty body where a list is expected', async () => {
 		nock(BASE).get('/v1/general/job-types').reply(200, '');
 		const harness = new Harness({ baseUrl: BASE, authentication: 'accessToken', accessToken: SESSION });

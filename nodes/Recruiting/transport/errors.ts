@@ -108,5 +108,5 @@ export function gatewayMessage(status: number, body: unknown, isJson: boolean): 
 	return `${statusMessage(status, body, isJson)}. ${MAY_EXIST}`;
 }
 
-export const NOT_JSON = (status: number, html: boolean) =>
-	`The service answered HTTP ${status} with something that is not JSON${html ? ' (an HTML page)' : ''}. Check that the Base URL points at the recruiting service's API.`;
+export const NOT_JSON = (status: number) =>
+	`The service answered HTTP ${status} with something that is not JSON (an HTML page). Check that the Base URL points at the recruiting service's API.`;

@@ -223,16 +223,7 @@ class Call {
 		const { parsed, isJson } = parseBody(outcome.body);
 		if (status === 401 && (await this.renewed(lease))) return 'again';
 		const answer = { ...unpack(status, parsed, headers), repeated: this.reached };
-		if (status >= 200 && status < 300) {
-			if (!isJson) throw this.error(NOT_JSON(status, /^\s*</.test(String(parsed))), { httpCode: status });
-			// A service may report a refusal in the body of a 2xx answer (`status` 400 or more in
-			// its envelope): that is a failure with that status, never sent again.
-			const said = answer.status;
-			if (lease.tokenUsed !== '' && said !== 401) this.transport.session(this.credentials).authorised(lease.tokenUsed);
-			if (said === undefined || said < 400 || said > 599) return answer;
-			if (this.request.accept?.includes(said)) return { ...answer, httpStatus: said };
-			throw this.error(refusedInBodyMessage(status, said, parsed), { httpCode: said, body: parsed });
-		}
+		if (status >= 200 && status < 300) return this.afterSuccess(answer, isJson, lease);
 		if (this.request.accept?.includes(status)) return answer;
 		const retryAfter = retryAfterMs(headerValue(headers, 'retry-after'));
 		// 429, and 503 with Retry-After, say the request was not processed; other gateway answers do not.
@@ -247,6 +238,23 @@ class Call {
 		if (status === 401) message += UNAUTHORIZED_ADVICE[this.mode];
 		const description = retryable ? `Gave up after ${this.attempt + 1} attempts.` : undefined;
 		throw this.error(message, { httpCode: status, body: isJson ? parsed : undefined, description });
+	}
+
+	/**
+	 * A 2xx answer. An HTML page means the Base URL is not the API. Other text (the update's
+	 * answer is not shown) is a success whose text is the message. A JSON envelope whose `status`
+	 * is 400 to 599 is a refusal reported in the body: a failure with that status, never sent again.
+	 */
+	private afterSuccess(answer: ServiceResponse & { repeated: boolean }, isJson: boolean, lease: Lease): ServiceResponse {
+		const { httpStatus, body } = answer;
+		const text = isJson ? '' : String(body).trim();
+		if (text.startsWith('<')) throw this.error(NOT_JSON(httpStatus), { httpCode: httpStatus });
+		const said = answer.status;
+		if (lease.tokenUsed !== '' && said !== 401) this.transport.session(this.credentials).authorised(lease.tokenUsed);
+		if (!isJson) return { ...answer, message: text.slice(0, 500), data: undefined };
+		if (said === undefined || said < 400 || said > 599) return answer;
+		if (this.request.accept?.includes(said)) return { ...answer, httpStatus: said };
+		throw this.error(refusedInBodyMessage(httpStatus, said, body), { httpCode: said, body });
 	}
 
 	/** A 401: whether to send again (a new session, or one is needed now) or take it as the answer. */
