@@ -36,6 +36,11 @@ export function createRunContext(session: TransportSession): RunContext {
  */
 export interface OperationModule {
 	description: INodeProperties[];
+	/**
+	 * The output is itself a secret the user asked for (API key values, Log In's token): the
+	 * router does not redact it. Every other output passes through the transport's redaction.
+	 */
+	outputIsSecret?: boolean;
 	execute: (this: IExecuteFunctions, itemIndex: number, run: RunContext) => Promise<IDataObject | IDataObject[]>;
 }
 

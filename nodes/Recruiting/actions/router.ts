@@ -3,7 +3,8 @@
  * each take the next item), output in
  * input order, every output item paired with its input item, and errors handled once for all
  * operations:
- * - every error's message and description pass through the transport's one redaction;
+ * - every output item, and every error's message and description, pass through the transport's
+ *   one redaction (but outputs that are a secret the user asked for: API keys, Log In's token);
  * - with "continue on fail" a failed item becomes one error item;
  * - otherwise the first failure stops the run: no new request starts, requests in flight finish,
  *   and the run fails with the first failing item's error (by item order), whose description
@@ -12,7 +13,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { TransportSession, redact } from '../transport';
+import { TransportSession, notSentStopping, redact, redactValues } from '../transport';
 import { requestSettings } from './shared/options';
 import type { RunContext } from './context';
 import { createRunContext } from './context';
@@ -54,12 +55,26 @@ function errorItem(error: NodeError, itemIndex: number, errorOutput: boolean): I
 	};
 }
 
-/** The error that stops the run, its description extended by the candidates this execution created. */
-function stoppingError(error: NodeError, run: RunContext): NodeError {
-	if (run.created.length === 0) return error;
-	const created = [...run.created].sort((a, b) => a.item - b.item).map(({ item, slug }) => `item ${item}: ${slug}`);
-	const list = `Candidates created in this execution before it stopped (item index: slug): ${created.join(', ')}. Keep these slugs (pass one as Candidate Slug) so that a re-run does not create them again.`;
-	error.description = error.description ? `${error.description}\n\n${list}` : list;
+/**
+ * The error that stops the run, its description extended by the candidates this execution
+ * created and the creations whose outcome is unknown (cut off by the cancellation, or by a
+ * failure after they may have reached the service).
+ */
+function stoppingError(error: NodeError, run: RunContext, failures: Map<number, NodeError>): NodeError {
+	const parts: string[] = [];
+	if (run.created.length > 0) {
+		const created = [...run.created].sort((a, b) => a.item - b.item).map(({ item, slug }) => `item ${item}: ${slug}`);
+		parts.push(
+			`Candidates created in this execution before it stopped (item index: slug): ${created.join(', ')}. Keep these slugs (pass one as Candidate Slug) so that a re-run does not create them again.`,
+		);
+	}
+	const unknown = [...failures.entries()].filter(([, failure]) => failure.context.mayExist === true).map(([item]) => item);
+	if (unknown.length > 0) {
+		parts.push(
+			`Creations under way when it stopped, which the service may or may not have stored (item index): ${unknown.sort((a, b) => a - b).join(', ')}. Check whether they exist before running these items again.`,
+		);
+	}
+	if (parts.length > 0) error.description = [error.description, ...parts].filter(Boolean).join('\n\n');
 	return error;
 }
 
@@ -88,7 +103,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 	const runItem = async (itemIndex: number) => {
 		try {
-			const output = await module.execute.call(this, itemIndex, run);
+			const answer = await module.execute.call(this, itemIndex, run);
+			const output = module.outputIsSecret ? answer : redactValues(answer, await session.secrets());
 			results[itemIndex] = this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(output), {
 				itemData: { item: itemIndex },
 			});
@@ -111,12 +127,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 	if (failures.size > 0) {
 		// Items that were refused only because the run was stopping are not the cause.
-		const causes = [...failures.keys()].filter((index) => failures.get(index)!.context.notSentStopping !== true);
+		const causes = [...failures.keys()].filter((index) => !notSentStopping(failures.get(index)));
 		const first = Math.min(...(causes.length > 0 ? causes : [...failures.keys()]));
-		throw stoppingError(failures.get(first)!, run);
+		throw stoppingError(failures.get(first)!, run, failures);
 	}
 	if (signal?.aborted) {
-		throw new NodeOperationError(this.getNode(), 'The execution was cancelled');
+		throw stoppingError(new NodeOperationError(this.getNode(), 'The execution was cancelled'), run, failures);
 	}
 	return [results.flat()];
 }

@@ -60,13 +60,19 @@ function baseUrlProblem(baseUrl: unknown): string | undefined {
 /** RFC 9110 token characters: what a header name may consist of. */
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
-/** Whether a value has a character a header cannot carry (a line break or another control character inside a pasted secret). */
-function hasControl(value: string): boolean {
-	for (let index = 0; index < value.length; index++) {
-		const code = value.charCodeAt(index);
-		if (code < 0x20 || code === 0x7f) return true;
-	}
-	return false;
+/**
+ * The first character of a value that an HTTP header cannot carry, or undefined. Node's rule
+ * (`ERR_INVALID_CHAR`): tab, visible ASCII, space and Latin-1 only; so a line break, another
+ * control character, or a pasted zero-width space or "…" inside a secret.
+ */
+export function headerUnsafeCharacter(value: string): string | undefined {
+	return /[^\t\x20-\x7e\x80-\xff]/.exec(value)?.[0];
+}
+
+/** How a character is named in a message: U+200B for invisible ones, the character itself otherwise. */
+function describeCharacter(character: string): string {
+	const code = `U+${(character.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+	return /[\p{L}\p{N}\p{P}\p{S}]/u.test(character) ? `"${character}" (${code})` : code;
 }
 
 const REQUIRED: Record<AuthMode, Array<[string, string]>> = {
@@ -93,8 +99,9 @@ export function credentialProblem(credentials: ICredentialDataDecryptedObject): 
 		['accessToken', 'Access Token'],
 		['apiKey', 'API Key'],
 	] as const) {
-		if (mode !== 'emailPassword' && hasControl(text(credentials, field))) {
-			return `The ${label} in the Recruiting API credential contains a line break or another control character: paste it again without them.`;
+		const unsafe = mode === field ? headerUnsafeCharacter(text(credentials, field)) : undefined;
+		if (unsafe !== undefined) {
+			return `The ${label} in the Recruiting API credential contains a line break or another character an HTTP header cannot carry (${describeCharacter(unsafe)}; for example a zero-width space or "…" pasted with it): paste it again without it. Nothing was sent.`;
 		}
 	}
 	if (mode === 'apiKey') {
@@ -106,8 +113,26 @@ export function credentialProblem(credentials: ICredentialDataDecryptedObject): 
 	return undefined;
 }
 
+/**
+ * A request that only carries n8n's login: n8n runs the credential's `preAuthentication` (the
+ * login, whose token it stores in the credential), then `authenticate`, which stops the request
+ * before it is sent. So a rate cap can space the login and the request that needed it. Marked like
+ * a login failure, under a non-enumerable symbol on the transport's own copy of the credential.
+ */
+const LOGIN_ONLY = Symbol.for('n8n-nodes-recruiting.loginOnly');
+
+export const LOGIN_ONLY_CODE = 'RECRUITING_LOGIN_ONLY';
+
+export function markLoginOnly(credentials: ICredentialDataDecryptedObject): ICredentialDataDecryptedObject {
+	Object.defineProperty(credentials, LOGIN_ONLY, { value: true, enumerable: false, configurable: true });
+	return credentials;
+}
+
 /** The credential's `authenticate`: adds the header of the credential's mode to a request. */
 export function authenticateRequest(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): IHttpRequestOptions {
+	if ((credentials as { [LOGIN_ONLY]?: boolean })[LOGIN_ONLY] === true) {
+		throw Object.assign(new Error('Logged in; the carrier request is not sent'), { code: LOGIN_ONLY_CODE });
+	}
 	if (credentials.authentication === ANONYMOUS) return requestOptions;
 	const headers: IDataObject = { ...(requestOptions.headers ?? {}) };
 	const mode = authMode(credentials);

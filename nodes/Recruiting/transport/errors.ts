@@ -8,31 +8,48 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { serviceText } from './http';
 
-/** Removes every given secret, and anything shaped like a bearer token, from a text. */
+/** A secret as written, and as it stands inside JSON text (quotes, backslashes and control characters escaped). */
+function writtenForms(secret: string): string[] {
+	const escaped = JSON.stringify(secret).slice(1, -1);
+	return escaped === secret ? [secret] : [secret, escaped, JSON.stringify(escaped).slice(1, -1)];
+}
+
+/** Removes every given secret (also JSON-escaped), and anything shaped like a bearer token, from a text. */
 export function redact(text: string, secrets: Iterable<string> = []): string {
 	let result = text;
 	for (const secret of secrets) {
-		if (secret.length >= 4) result = result.split(secret).join('[redacted]');
+		if (secret.length < 4) continue;
+		for (const form of writtenForms(secret)) if (result.includes(form)) result = result.split(form).join('[redacted]');
 	}
 	return result.replace(/(bearer\s+)[^\s"',;]+/gi, '$1[redacted]');
 }
 
+/** A text redacted first, then cut to `max` characters: a cut never leaves part of a secret behind. */
+export function redactAndCut(text: string, secrets: Iterable<string>, max: number): string {
+	const safe = redact(text, secrets);
+	return safe.length > max ? `${safe.slice(0, max)}…` : safe;
+}
+
+
 const SECRET_KEY = /token|passw(or)?d|secret|api_?key/i;
 
-/** A copy of a JSON value with secret-named fields replaced and every string redacted. */
-function redactDeep(value: unknown, secrets: Iterable<string> = []): unknown {
+/**
+ * A copy of a JSON value with every string redacted; with `secretKeys`, fields whose name names
+ * a secret (token, password, secret, API key) are replaced whole.
+ */
+export function redactValues<T>(value: T, secrets: Iterable<string>, secretKeys = false): T {
 	const list = [...secrets];
 	const walk = (entry: unknown): unknown => {
 		if (typeof entry === 'string') return redact(entry, list);
 		if (Array.isArray(entry)) return entry.map(walk);
 		if (typeof entry === 'object' && entry !== null) {
 			const out: IDataObject = {};
-			for (const [key, inner] of Object.entries(entry)) out[key] = SECRET_KEY.test(key) ? '[redacted]' : (walk(inner) as IDataObject);
+			for (const [key, inner] of Object.entries(entry)) out[key] = secretKeys && SECRET_KEY.test(key) ? '[redacted]' : (walk(inner) as IDataObject);
 			return out;
 		}
 		return entry;
 	};
-	return walk(value);
+	return walk(value) as T;
 }
 
 export interface ErrorDetails {
@@ -40,6 +57,8 @@ export interface ErrorDetails {
 	description?: string;
 	itemIndex?: number;
 	body?: unknown;
+	/** A creation whose outcome is unknown: the service may or may not have stored it (`context.mayExist`). */
+	mayExist?: boolean;
 }
 
 /** A `NodeApiError` whose message, description and body are redacted. */
@@ -48,13 +67,15 @@ export function apiError(node: INode, message: string, details: ErrorDetails, se
 	const safeMessage = redact(message, list);
 	const response: JsonObject = { message: safeMessage };
 	if (details.httpCode !== undefined) response.httpCode = String(details.httpCode);
-	if (details.body !== undefined) response.body = redactDeep(details.body, list) as JsonObject;
-	return new NodeApiError(node, response, {
+	if (details.body !== undefined) response.body = redactValues(details.body, list, true) as JsonObject;
+	const error = new NodeApiError(node, response, {
 		message: safeMessage,
 		description: details.description ? redact(details.description, list) : undefined,
 		httpCode: details.httpCode !== undefined ? String(details.httpCode) : undefined,
 		itemIndex: details.itemIndex,
 	});
+	if (details.mayExist) error.context.mayExist = true;
+	return error;
 }
 
 function statusWords(status: number): string {
@@ -104,9 +125,17 @@ export function brokenMessage(timedOut: boolean, repeatable: boolean): string {
 	return repeatable ? what : `${what}. ${MAY_EXIST}`;
 }
 
+export function cancelledMessage(repeatable: boolean): string {
+	const what = 'The execution was cancelled while the request was under way';
+	return repeatable ? what : `${what}. ${MAY_EXIST}`;
+}
+
 export function gatewayMessage(status: number, body: unknown, isJson: boolean): string {
 	return `${statusMessage(status, body, isJson)}. ${MAY_EXIST}`;
 }
+
+export const HEADER_REFUSED =
+	'The request was not sent: a header value (the session token, access token or API key) has a character HTTP headers cannot carry. Paste the value again in the Recruiting API credential without invisible or typographic characters.';
 
 export const NOT_JSON = (status: number) =>
 	`The service answered HTTP ${status} with something that is not JSON (an HTML page). Check that the Base URL points at the recruiting service's API.`;

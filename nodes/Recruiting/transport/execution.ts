@@ -88,9 +88,9 @@ export class TransportSession {
 		return this.stopping;
 	}
 
-	/** How this execution waits: in short steps, ending early when it is cancelled. */
+	/** How this execution waits: in short steps, ending early when it is cancelled or the run is stopping. */
 	waiter(context: RequestContext): Waiter {
-		return cancellableWait(() => cancelled(context));
+		return cancellableWait(() => this.stopping || cancelled(context));
 	}
 
 	/** Every secret value this execution knows, for redaction (nothing when the credential was never read). */

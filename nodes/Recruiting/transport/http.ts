@@ -139,6 +139,13 @@ export function neverSent(code: string | undefined): boolean {
 	return code !== undefined && NOT_CONNECTED.has(code);
 }
 
+/** Codes of a request Node refused to build (a header with a character HTTP cannot carry): nothing left the machine. */
+const REFUSED_LOCALLY = new Set(['ERR_INVALID_CHAR', 'ERR_HTTP_INVALID_HEADER_VALUE', 'ERR_INVALID_HTTP_TOKEN']);
+
+export function refusedLocally(code: string | undefined): boolean {
+	return code !== undefined && REFUSED_LOCALLY.has(code);
+}
+
 /** Codes of a request that timed out (n8n's helper uses axios: ECONNABORTED on its timeout). */
 export function timedOut(code: string | undefined): boolean {
 	return code === 'ECONNABORTED' || code === 'ETIMEDOUT' || code === 'ESOCKETTIMEDOUT';

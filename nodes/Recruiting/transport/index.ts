@@ -11,7 +11,7 @@
 export { CREDENTIAL_TYPE } from './auth';
 export type { RequestContext } from './execution';
 export { TransportSession } from './execution';
-export { redact } from './errors';
+export { redact, redactAndCut, redactValues } from './errors';
 export type { ServiceResponse } from './http';
 export { retryAfterMs } from './http';
-export { apiRequest } from './request';
+export { apiRequest, notSentStopping } from './request';

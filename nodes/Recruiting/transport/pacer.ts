@@ -3,8 +3,8 @@
  *
  * Requests take turns; each starts at least one interval after the previous one actually
  * started, so a timer that fires late delays the following requests instead of letting them
- * start in a burst. A request that logs in first sends two requests back to back (the login,
- * then itself): it takes a double turn, so the cap holds in every window of one second.
+ * start in a burst. A login is a request of its own here: under a cap the transport sends it
+ * alone (see `sendLoggingIn`), so it takes one turn and the request that needed it the next.
  */
 import { sleep } from 'n8n-workflow';
 
@@ -29,21 +29,20 @@ export class Pacer {
 
 	constructor(private readonly intervalMs: number) {}
 
-	/** Waits for this request's turn: one interval after the last start (two for a login and its request). */
-	async turn(wait: Waiter, requests: 1 | 2 = 1): Promise<void> {
+	/** Whether a cap is set. */
+	get capped(): boolean {
+		return this.intervalMs > 0;
+	}
+
+	/** Waits for this request's turn: one interval after the last start. */
+	async turn(wait: Waiter): Promise<void> {
 		if (this.intervalMs <= 0) return;
 		const mine = this.queue.then(async () => {
-			const due = this.lastStart + requests * this.intervalMs - Date.now();
+			const due = this.lastStart + this.intervalMs - Date.now();
 			if (due > 0) await wait(due);
-			// A login and its request: the request's slot is reserved one interval after the login's.
-			this.lastStart = Date.now() + (requests - 1) * this.intervalMs;
+			this.lastStart = Date.now();
 		});
 		this.queue = mine.catch(() => undefined);
 		await mine;
-	}
-
-	/** Called when a login and its request have returned: the next turn counts from now. */
-	settle(): void {
-		if (this.intervalMs > 0) this.lastStart = Math.max(this.lastStart, Date.now());
 	}
 }

@@ -10,16 +10,27 @@
  * sent again: it fails and says the record may or may not exist.
  */
 import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { AuthMode, LoginFailure } from './auth';
-import { ANONYMOUS, CREDENTIAL_TYPE, authMode, joinUrl, readLoginFailure, transientLogin, unreachableMessage } from './auth';
+import { ANONYMOUS, CREDENTIAL_TYPE, authMode, joinUrl, markLoginOnly, readLoginFailure, transientLogin, unreachableMessage } from './auth';
 import type { ErrorDetails } from './errors';
-import { NOT_JSON, UNAUTHORIZED_ADVICE, apiError, brokenMessage, gatewayMessage, refusedInBodyMessage, statusMessage } from './errors';
+import {
+	HEADER_REFUSED,
+	NOT_JSON,
+	UNAUTHORIZED_ADVICE,
+	apiError,
+	brokenMessage,
+	cancelledMessage,
+	gatewayMessage,
+	redactAndCut,
+	refusedInBodyMessage,
+	statusMessage,
+} from './errors';
 import type { RequestContext } from './execution';
 import { TransportSession, cancelled } from './execution';
 import type { ServiceResponse } from './http';
-import { errorCode, headerValue, neverSent, parseBody, retryAfterMs, timedOut, unpack } from './http';
+import { errorCode, headerValue, neverSent, parseBody, refusedLocally, retryAfterMs, timedOut, unpack } from './http';
 import type { LoginTurn } from './session';
 
 /**
@@ -52,6 +63,11 @@ interface Lease {
 }
 
 type Outcome = { kind: 'answer'; status: number; body: unknown; headers?: IDataObject } | { kind: 'thrown'; error: unknown; code?: string };
+
+/** Whether an error is the refusal of a request that was never sent because the run is stopping (not a failure of its own). */
+export function notSentStopping(error: unknown): boolean {
+	return (error instanceof NodeOperationError || error instanceof NodeApiError) && error.context.notSentStopping === true;
+}
 
 /** One request, from its first attempt to its answer or error. */
 class Call {
@@ -134,22 +150,26 @@ class Call {
 	/**
 	 * The one request of the execution that logs in: n8n runs the credential's login
 	 * (preAuthentication, which stores the token in the credential) and then sends this request.
-	 * A login the service refused for a moment (429, 5xx, a broken connection) is tried again here,
-	 * while the other requests wait; a login that failed for good fails them all.
+	 * Under a rate cap the login counts as a request of its own: it goes with a carrier that is
+	 * never sent, and this request takes the next turn. A login the service refused for a moment
+	 * (429, 5xx, a broken connection) is tried again here, while the other requests wait; a login
+	 * that failed for good fails them all.
 	 */
 	private async sendLoggingIn(lease: Lease, turn: LoginTurn): Promise<Outcome> {
+		const { pacer } = this.transport;
 		for (let tries = 0; ; tries++) {
 			if (cancelled(this.context) || this.transport.stopped) turn.abandoned();
 			this.checkRunning();
-			await this.transport.pacer.turn(this.wait, 2);
+			await pacer.turn(this.wait);
 			const data: ICredentialDataDecryptedObject = { ...this.credentials, sessionToken: '' };
-			const outcome = await this.send(data);
-			this.transport.pacer.settle();
+			const outcome = await this.send(pacer.capped ? markLoginOnly(data) : data);
 			const token = typeof data.sessionToken === 'string' ? data.sessionToken : '';
 			if (token !== '') {
 				turn.succeeded(token);
 				lease.tokenUsed = token;
-				return outcome;
+				if (!pacer.capped) return outcome;
+				lease.data = { ...this.credentials, sessionToken: token };
+				return await this.sendPaced(lease);
 			}
 			const failure = readLoginFailure(data) ?? this.failureOf(outcome);
 			if (!transientLogin(failure) || tries >= this.transport.retry.maxRetries || cancelled(this.context)) {
@@ -206,16 +226,17 @@ class Call {
 
 	private async afterThrown(outcome: Extract<Outcome, { kind: 'thrown' }>): Promise<'again'> {
 		const { code } = outcome;
-		if (code === 'ERR_CANCELED' || cancelled(this.context)) throw this.error('The execution was cancelled while the request was under way');
+		if (code === 'ERR_CANCELED' || cancelled(this.context)) throw this.error(cancelledMessage(this.repeatable), { mayExist: !this.repeatable });
 		const description = code ? `Network error: ${code}` : undefined;
 		if (neverSent(code)) throw this.error(unreachableMessage(this.credentials), { description });
+		if (refusedLocally(code)) throw this.error(HEADER_REFUSED, { description });
 		if (!code) {
 			// Not a network failure (n8n refused to send it, for example): its own message, redacted.
 			throw this.error(outcome.error instanceof Error ? outcome.error.message : 'The request failed');
 		}
 		this.reached = true;
 		if (this.repeatable && this.attempt < this.transport.retry.maxRetries) return await this.retryAfter(undefined);
-		throw this.error(brokenMessage(timedOut(code), this.repeatable), { description });
+		throw this.error(brokenMessage(timedOut(code), this.repeatable), { description, mayExist: !this.repeatable });
 	}
 
 	private async afterAnswer(outcome: Extract<Outcome, { kind: 'answer' }>, lease: Lease): Promise<ServiceResponse | 'again'> {
@@ -234,10 +255,11 @@ class Call {
 			if (!notProcessed) this.reached = true;
 			return await this.retryAfter(retryAfter);
 		}
-		let message = gateway && !this.repeatable && !notProcessed ? gatewayMessage(status, parsed, isJson) : statusMessage(status, parsed, isJson);
+		const mayExist = gateway && !this.repeatable && !notProcessed;
+		let message = mayExist ? gatewayMessage(status, parsed, isJson) : statusMessage(status, parsed, isJson);
 		if (status === 401) message += UNAUTHORIZED_ADVICE[this.mode];
 		const description = retryable ? `Gave up after ${this.attempt + 1} attempts.` : undefined;
-		throw this.error(message, { httpCode: status, body: isJson ? parsed : undefined, description });
+		throw this.error(message, { httpCode: status, body: isJson ? parsed : undefined, description, mayExist });
 	}
 
 	/**
@@ -251,7 +273,7 @@ class Call {
 		if (text.startsWith('<')) throw this.error(NOT_JSON(httpStatus), { httpCode: httpStatus });
 		const said = answer.status;
 		if (lease.tokenUsed !== '' && said !== 401) this.transport.session(this.credentials).authorised(lease.tokenUsed);
-		if (!isJson) return { ...answer, message: text.slice(0, 500), data: undefined };
+		if (!isJson) return { ...answer, message: redactAndCut(text, this.transport.secretsFor(this.credentials), 500), data: undefined };
 		if (said === undefined || said < 400 || said > 599) return answer;
 		if (this.request.accept?.includes(said)) return { ...answer, httpStatus: said };
 		throw this.error(refusedInBodyMessage(httpStatus, said, body), { httpCode: said, body });

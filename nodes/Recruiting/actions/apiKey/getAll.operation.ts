@@ -7,6 +7,9 @@ import { optionsCollection } from '../shared/options';
 import type { RunContext } from '../context';
 import { toApiKey } from './shared';
 
+/** API key values are the output: a secret the user asked for, not redacted (treat it like a password). */
+export const outputIsSecret = true;
+
 export const description: INodeProperties[] = [optionsCollection('apiKey', 'getAll')];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject[]> {

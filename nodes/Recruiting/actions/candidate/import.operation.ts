@@ -10,6 +10,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
+import { notSentStopping } from '../../transport';
 import { postRecord } from '../candidateRecord/record';
 import type { RunContext } from '../context';
 import {
@@ -64,6 +65,8 @@ async function addRecord(
 		const sent = await postRecord(context, itemIndex, run, record.kind.path, body);
 		return { ...result, ok: true, message: sent.message };
 	} catch (error) {
+		// Not sent because another item stopped the run: this item was interrupted, it did not fail.
+		if (notSentStopping(error)) throw error;
 		return { ...result, error: messageOf(error) };
 	}
 }
@@ -93,6 +96,7 @@ async function updateProfile(context: IExecuteFunctions, itemIndex: number, run:
 		await updateCandidate(context, itemIndex, run, { user_slug: result.slug, ...fields });
 		result.profileUpdated = true;
 	} catch (error) {
+		if (notSentStopping(error)) throw error;
 		result.profileError = messageOf(error);
 	}
 }

@@ -7,7 +7,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { z } from 'zod';
 
 import type { ServiceResponse } from '../../transport';
-import { apiRequest } from '../../transport';
+import { apiRequest, redactAndCut } from '../../transport';
 import type { RunContext } from '../context';
 import type { CandidateFieldLayout } from '../shared/candidateProfile';
 import {
@@ -45,7 +45,7 @@ export async function createCandidate(context: IExecuteFunctions, itemIndex: num
 			{ message: 'The service did not return the new candidate\'s slug' },
 			{
 				message: 'The candidate may have been created, but the service did not return its slug in "data.slug"',
-				description: `Service answer: ${JSON.stringify(response.body).slice(0, 500)}`,
+				description: `Service answer: ${redactAndCut(JSON.stringify(response.body), await run.session.secrets(), 500)}`,
 				itemIndex,
 			},
 		);

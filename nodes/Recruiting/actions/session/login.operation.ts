@@ -11,7 +11,7 @@ import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, IN
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ServiceResponse } from '../../transport';
-import { apiRequest } from '../../transport';
+import { apiRequest, redact } from '../../transport';
 import { loginRequest, loginStatusMessage } from '../../transport/auth';
 import { TOKEN_KEYS, TokenNotFoundError, extractToken } from '../../transport/token';
 import { optionsCollection } from '../shared/options';
@@ -39,6 +39,9 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
+/** The output is the user, already without secrets; with Include Token its token is a secret the user asked for. */
+export const outputIsSecret = true;
+
 const TOKEN_KEY_SET = new Set<string>(TOKEN_KEYS.map((key) => key.toLowerCase()));
 
 /** Whether a field name names a secret: the contract's token keys, or token / password / secret / API key in the name. */
@@ -47,23 +50,22 @@ export function isSecretKey(key: string): boolean {
 }
 
 /**
- * A copy of `value` without secret fields (at any depth) and without any string equal to one of
- * `secrets` (a token found through Token Path may sit under an innocent-looking key).
+ * A copy of `value` without secret fields (at any depth), without any string equal to one of
+ * `secrets` (a token found through Token Path may sit under an innocent-looking key), and with
+ * every other string that contains one redacted (`"authorization": "Bearer <token>"`, `"cookie":
+ * "sid=<token>"`).
  */
 export function withoutSecrets(value: unknown, secrets: string[] = []): unknown {
-	if (Array.isArray(value)) {
-		return value.filter((entry) => !(typeof entry === 'string' && secrets.includes(entry))).map((entry) => withoutSecrets(entry, secrets));
-	}
+	const isSecret = (entry: unknown) => typeof entry === 'string' && secrets.includes(entry);
+	if (Array.isArray(value)) return value.filter((entry) => !isSecret(entry)).map((entry) => withoutSecrets(entry, secrets));
 	if (typeof value === 'object' && value !== null) {
 		const out: IDataObject = {};
 		for (const [key, entry] of Object.entries(value as IDataObject)) {
-			if (isSecretKey(key)) continue;
-			if (typeof entry === 'string' && secrets.includes(entry)) continue;
-			out[key] = withoutSecrets(entry, secrets) as IDataObject;
+			if (!isSecretKey(key) && !isSecret(entry)) out[key] = withoutSecrets(entry, secrets) as IDataObject;
 		}
 		return out;
 	}
-	return value;
+	return typeof value === 'string' ? redact(value, secrets) : value;
 }
 
 /** Fails the item unless the credential logs in with e-mail and password. */
@@ -126,7 +128,8 @@ async function logIn(this: IExecuteFunctions, itemIndex: number, run: RunContext
 			{ message: 'Logged in, but the service answered without a user object in "data"', itemIndex },
 		);
 	}
-	const user = withoutSecrets(data, token === undefined ? [] : [token]) as IDataObject;
+	const secrets = [...(token === undefined ? [] : [token]), ...(await run.session.secrets())];
+	const user = withoutSecrets(data, secrets) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	if (options.includeToken === true) {
 		if (token === undefined) {
