@@ -1,0 +1,215 @@
+/**
+ * Issue 21 (review findings), the items about secrets, causes and classification, through n8n's
+ * engine against nock. Numbered as in the issue; each failed before its fix.
+ */
+import nock from 'nock';
+
+import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { Harness } from '../helpers/harness';
+import { setUpNock } from '../helpers/nock';
+
+const BASE = 'https://recruiting.example.test';
+const CANDIDATE = '/gin/v1/company/candidate';
+const TOKEN = 'tok-Secret-4711-abcdef';
+const PASSWORD = 'S3cret-Passw0rd!';
+const envelope = (data: unknown) => ({ message: 'Success', status: 200, data });
+const created = (slug: string) => ({ message: 'Created', status: '201', data: { slug } });
+
+const tokenCredential = (accessToken = TOKEN): ICredentialDataDecryptedObject => ({ baseUrl: BASE, authentication: 'accessToken', accessToken });
+const emailPassword = (): ICredentialDataDecryptedObject => ({ baseUrl: BASE, authentication: 'emailPassword', email: 'alice@acme.test', password: PASSWORD });
+
+const FAST = { retryDelayMs: 1 };
+const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
+
+setUpNock();
+
+describe('issue 21 item 1: a 2xx answer that echoes a secret reaches no output item', () => {
+	const update: INodeParameters = { resource: 'candidate', operation: 'update', candidateSlug: 'slug-1', updateFields: { city: 'Berlin' }, options: FAST };
+
+	it('Update answered in plain text that repeats the access token', async () => {
+		nock(BASE).put(CANDIDATE).reply(200, `updated with token ${TOKEN}`, { 'Content-Type': 'text/plain' });
+		const result = await new Harness(tokenCredential()).run({ parameters: update });
+		expect(result.error).toBeUndefined();
+		expect(JSON.stringify(result.items)).not.toContain(TOKEN);
+		expect(result.items[0].json.message).toContain('[redacted]');
+	});
+
+	it('Update answered with JSON whose message and data repeat it', async () => {
+		nock(BASE)
+			.put(CANDIDATE)
+			.reply(200, { message: `ok ${TOKEN}`, status: 200, data: { note: `session=${TOKEN}`, list: [TOKEN] } });
+		const result = await new Harness(tokenCredential()).run({ parameters: update });
+		expect(JSON.stringify(result.items)).not.toContain(TOKEN);
+	});
+
+	it('a record Add whose answer repeats the password of the login', async () => {
+		nock(BASE)
+			.post('/v1/login')
+			.reply(200, envelope({ token: TOKEN }))
+			.post(`${CANDIDATE}/it-skill`)
+			.reply(200, { message: `added for alice / ${PASSWORD}`, status: 201 });
+		const result = await new Harness(emailPassword()).run({
+			parameters: { resource: 'candidateItSkill', operation: 'add', candidateSlug: 'slug-1', skillName: 'SQL', skillLevel: 3, options: FAST },
+		});
+		expect(result.error).toBeUndefined();
+		const text = JSON.stringify(result.items);
+		expect(text).not.toContain(PASSWORD);
+		expect(text).not.toContain(TOKEN);
+	});
+
+	it('API Key → Create still returns the key it was asked for', async () => {
+		nock(BASE).post('/v1/company/api-integrations').reply(200, envelope({ id: 7, value: TOKEN }));
+		const result = await new Harness(tokenCredential()).run({ parameters: { resource: 'apiKey', operation: 'create', options: FAST } });
+		expect(result.items[0].json).toEqual({ id: 7, value: TOKEN });
+	});
+});
+
+describe('issue 21 item 2: Log In drops the token where the answer repeats it inside another string', () => {
+	it('authorization: Bearer <token> and cookie: sid=<token> are redacted', async () => {
+		nock(BASE)
+			.post('/v1/login')
+			.times(2)
+			.reply(200, envelope({ name: 'Alice', token: TOKEN, authorization: `Bearer ${TOKEN}`, cookie: `sid=${TOKEN}; Path=/`, nested: { header: `X ${TOKEN} Y` } }));
+		const result = await new Harness(emailPassword()).run({ parameters: { resource: 'session', operation: 'login', options: FAST } });
+		expect(result.error).toBeUndefined();
+		const user = result.items[0].json;
+		expect(JSON.stringify(user)).not.toContain(TOKEN);
+		expect(user.name).toBe('Alice');
+		expect(user.cookie).toBe('sid=[redacted]; Path=/');
+	});
+});
+
+describe('issue 21 item 3: a description is redacted before it is cut', () => {
+	it("a token straddling Create's 500-character cut leaves no part behind", async () => {
+		// JSON.stringify of the body puts the token at characters 490-512 of the description's answer.
+		const filler = 'x'.repeat(490 - JSON.stringify({ message: '' }).length + 1);
+		nock(BASE).post(CANDIDATE).reply(201, { message: `${filler}${TOKEN}`, status: 201, data: {} });
+		const result = await new Harness(tokenCredential()).run({ parameters: { resource: 'candidate', operation: 'create', email: 'a@b.test', options: FAST } });
+		expect(result.error?.message).toMatch(/did not return its slug/);
+		const description = String(result.error?.description);
+		for (let length = 6; length <= TOKEN.length; length++) expect(description).not.toContain(TOKEN.slice(0, length));
+	});
+
+	it('a secret with quotes and backslashes is found in its JSON-escaped form', async () => {
+		const key = 'k"ey\\with-quote';
+		nock(BASE).post(CANDIDATE).reply(201, { message: `key was ${key}`, status: 201, data: {} });
+		const result = await new Harness({ baseUrl: BASE, authentication: 'apiKey', apiKey: key, apiKeyHeader: 'X-API-Key' }).run({
+			parameters: { resource: 'candidate', operation: 'create', email: 'a@b.test', options: FAST },
+		});
+		const description = String(result.error?.description);
+		expect(description).toContain('[redacted]');
+		expect(description).not.toContain(JSON.stringify(key).slice(1, -1));
+	});
+});
+
+describe('issue 21 item 5: cancelling while creations are in flight', () => {
+	it('the cut-off creations say they may exist; the run lists them with the created candidates', async () => {
+		nock(BASE).post(CANDIDATE).reply(201, created('slug-0'));
+		nock(BASE).post(CANDIDATE).times(2).delay(3000).reply(201, created('late'));
+		const result = await new Harness(tokenCredential()).run({
+			parameters: { resource: 'candidate', operation: 'create', email: '={{ $json.email }}', options: { ...FAST, concurrency: 2 } },
+			items: [{ email: 'a0@b.test' }, { email: 'a1@b.test' }, { email: 'a2@b.test' }],
+			onStart: (execution) => {
+				void sleep(500).then(() => execution.cancel());
+			},
+		});
+		const description = String(result.error?.description);
+		expect(description).toContain('item 0: slug-0');
+		expect(description).toMatch(/may or may not have stored \(item index\): 1, 2/);
+	});
+});
+
+describe('issue 21 item 8: Stop Workflow with Import and Fail Item on Record Error names the real cause', () => {
+	it("another item's 'not sent: the run is stopping' record is not the cause", async () => {
+		nock(BASE)
+			.post(CANDIDATE, (body: IDataObject) => body.email === 'ok@b.test')
+			.reply(201, created('slug-ok'))
+			.put(CANDIDATE)
+			.delay(300)
+			.reply(200, { message: 'updated', status: 200 });
+		nock(BASE)
+			.post(CANDIDATE, (body: IDataObject) => body.email === 'refused@b.test')
+			.delay(100)
+			.reply(422, { message: 'E-mail refused by the service', status: 422 });
+		const result = await new Harness(tokenCredential()).run({
+			parameters: {
+				resource: 'candidate',
+				operation: 'import',
+				email: '={{ $json.email }}',
+				additionalFields: { city: 'Berlin' },
+				recordInput: 'fields',
+				itSkills: { itSkill: [{ skillName: 'SQL', skillLevel: 3 }] },
+				options: { ...FAST, concurrency: 2, failOnRecordError: true },
+			},
+			items: [{ email: 'ok@b.test' }, { email: 'refused@b.test' }],
+		});
+		expect(result.error?.message).toMatch(/E-mail refused by the service/);
+		expect(result.error?.description).toContain('item 0: slug-ok');
+	});
+});
+
+describe('issue 21 item 9: a token or key with a character HTTP headers cannot carry', () => {
+	it.each([
+		['a zero-width space', 'tok\u200Bwith-zws'],
+		['an ellipsis', 'tok…cut'],
+	])('an access token with %s fails before sending, naming the field (not a network error)', async (_case, accessToken) => {
+		const result = await new Harness(tokenCredential(accessToken)).run({
+			parameters: { resource: 'candidate', operation: 'update', candidateSlug: 's', updateFields: { city: 'X' }, options: FAST },
+		});
+		expect(result.error?.message).toMatch(/Access Token in the Recruiting API credential contains .* cannot carry/);
+		expect(result.error?.message).not.toMatch(/may or may not|network/i);
+		expect(nock.pendingMocks()).toHaveLength(0);
+	});
+
+	it('the same for an API key', async () => {
+		const result = await new Harness({ baseUrl: BASE, authentication: 'apiKey', apiKey: 'key\u200B1' }).run({
+			parameters: { resource: 'candidate', operation: 'create', email: 'a@b.test', options: FAST },
+		});
+		expect(result.error?.message).toMatch(/API Key in the Recruiting API credential contains .*U\+200B/);
+	});
+});
+
+describe('issue 21 item 10: Max Requests per Second = 1 with an empty session', () => {
+	it('the login and the first request leave one interval apart', async () => {
+		const times: Record<string, number> = {};
+		nock(BASE)
+			.post('/v1/login')
+			.reply(() => {
+				times.login = Date.now();
+				return [200, envelope({ token: TOKEN })];
+			})
+			.post(CANDIDATE)
+			.reply(() => {
+				times.create = Date.now();
+				return [201, created('slug-1')];
+			});
+		const result = await new Harness(emailPassword()).run({
+			parameters: { resource: 'candidate', operation: 'create', email: 'a@b.test', options: { ...FAST, requestsPerSecond: 1 } },
+		});
+		expect(result.error).toBeUndefined();
+		expect(times.create - times.login).toBeGreaterThanOrEqual(900);
+	});
+});
+
+describe('issue 21 item 11: a Retry-After wait ends when the run stops', () => {
+	it("after another item's failure the run does not wait out a 30 s Retry-After", async () => {
+		const retried = nock(BASE)
+			.put(CANDIDATE, (body: IDataObject) => body.user_slug === 'busy')
+			.reply(429, { message: 'slow down', status: 429 }, { 'Retry-After': '30' })
+			.put(CANDIDATE, (body: IDataObject) => body.user_slug === 'busy')
+			.reply(200, { message: 'updated', status: 200 });
+		nock(BASE)
+			.put(CANDIDATE, (body: IDataObject) => body.user_slug === 'gone')
+			.delay(200)
+			.reply(404, { message: 'Candidate not found', status: 404 });
+		const started = Date.now();
+		const result = await new Harness(tokenCredential()).run({
+			parameters: { resource: 'candidate', operation: 'update', candidateSlug: '={{ $json.slug }}', updateFields: { city: 'X' }, options: { concurrency: 2 } },
+			items: [{ slug: 'busy' }, { slug: 'gone' }],
+		});
+		expect(result.error?.message).toMatch(/Candidate not found/);
+		expect(Date.now() - started).toBeLessThan(5000);
+		expect(retried.pendingMocks()).toHaveLength(1);
+	});
+});
