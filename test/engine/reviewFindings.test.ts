@@ -213,3 +213,56 @@ describe('issue 21 item 11: a Retry-After wait ends when the run stops', () => {
 		expect(retried.pendingMocks()).toHaveLength(1);
 	});
 });
+
+describe('issue 21, also looked at: a stale stored token on the reference lists', () => {
+	it('a 401 with the stored session is asked again without one: no login, so a wrong password does not break the list', async () => {
+		const list = [{ id: 1, name_ger: 'Praktikant', name_eng: 'Internship' }];
+		const stale = nock(BASE, { reqheaders: { authorization: 'Bearer tok-stale' } }).get('/v1/general/job-types').reply(401, { message: 'Not authorized', status: 401 });
+		const anonymous = nock(BASE, { badheaders: ['authorization'] }).get('/v1/general/job-types').reply(200, envelope(list));
+		const harness = new Harness({ ...emailPassword(), password: 'wrong', sessionToken: 'tok-stale' });
+		const result = await harness.run({ parameters: { resource: 'referenceList', operation: 'getJobTypes', options: FAST } });
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => item.json)).toEqual(list);
+		expect(harness.credentials.events.logins).toBe(0);
+		stale.done();
+		anonymous.done();
+	});
+});
+
+describe('issue 21, also looked at: a token the lists refuse while the candidate requests accept it', () => {
+	it('a job type resolved by name after a creation: the list is read without the session, no login', async () => {
+		const list = [{ id: 1, name_ger: 'Praktikant', name_eng: 'Internship' }];
+		nock(BASE, { reqheaders: { authorization: 'Bearer tok-stored' } })
+			.post(CANDIDATE)
+			.reply(201, created('slug-1'))
+			.get('/v1/general/job-types')
+			.reply(401, { message: 'Not authorized', status: 401 })
+			.post(`${CANDIDATE}/job`)
+			.reply(200, { message: 'added', status: 201 });
+		nock(BASE, { badheaders: ['authorization'] }).get('/v1/general/job-types').reply(200, envelope(list));
+		const harness = new Harness({ ...emailPassword(), password: 'wrong', sessionToken: 'tok-stored' });
+		const result = await harness.run({
+			parameters: {
+				resource: 'candidate',
+				operation: 'import',
+				email: 'a@b.test',
+				recordInput: 'fields',
+				jobs: { job: [{ companyName: 'Acme', startDate: '2020-01-01', additionalFields: { jobTypeId: 'Internship' } }] },
+				options: FAST,
+			},
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json.summary).toEqual({ records: 1, added: 1, failed: 0 });
+		expect(harness.credentials.events.logins).toBe(0);
+	});
+});
+
+describe("issue 21, also looked at: list elements are output as answered", () => {
+	it('an element with a "json" field keeps its other fields; a null element becomes { value: null }', async () => {
+		nock(BASE).get('/v1/general/university-degrees').query(true).reply(200, envelope([{ id: 1, value: 'Bachelor', json: 'x' }, null]));
+		const result = await new Harness(tokenCredential()).run({ parameters: { resource: 'referenceList', operation: 'getUniversityDegrees', options: FAST } });
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => item.json)).toEqual([{ id: 1, value: 'Bachelor', json: 'x' }, { value: null }]);
+		expect(result.items.every((item) => item.pairedItem !== undefined)).toBe(true);
+	});
+});

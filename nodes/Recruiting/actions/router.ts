@@ -56,6 +56,17 @@ function errorItem(error: NodeError, itemIndex: number, errorOutput: boolean): I
 }
 
 /**
+ * An operation's answer as output items, each element's json exactly as answered: not
+ * n8n's `returnJsonArray`, which takes an element with a `json` key for an item (a service object
+ * with a "json" field would lose its other fields) and passes `null` through as an item's json.
+ * What is not an object (null, a number, text) becomes `{ value }`.
+ */
+function asItems(output: IDataObject | IDataObject[]): INodeExecutionData[] {
+	const list: unknown[] = Array.isArray(output) ? output : [output];
+	return list.map((json) => ({ json: typeof json === 'object' && json !== null && !Array.isArray(json) ? (json as IDataObject) : { value: json as IDataObject } }));
+}
+
+/**
  * The error that stops the run, its description extended by the candidates this execution
  * created and the creations whose outcome is unknown (cut off by the cancellation, or by a
  * failure after they may have reached the service).
@@ -105,7 +116,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		try {
 			const answer = await module.execute.call(this, itemIndex, run);
 			const output = module.outputIsSecret ? answer : redactValues(answer, await session.secrets());
-			results[itemIndex] = this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(output), {
+			results[itemIndex] = this.helpers.constructExecutionMetaData(asItems(output), {
 				itemData: { item: itemIndex },
 			});
 		} catch (error) {

@@ -79,6 +79,12 @@ class Call {
 	/** An `optional` request that the service answered 401 without a session: from now on it needs one. */
 	private sessionNeeded = false;
 
+	/**
+	 * An `optional` request that the service answered 401 with the stored session: it is sent once
+	 * without one (the reference lists need none), so a stale token never forces a login there.
+	 */
+	private withoutStaleSession = false;
+
 	private readonly mode: AuthMode;
 
 	private readonly repeatable: boolean;
@@ -131,7 +137,8 @@ class Call {
 		const { credentials, request } = this;
 		if (this.mode !== 'emailPassword') return { data: credentials, tokenUsed: '' };
 		const owner = this.transport.session(credentials);
-		const anonymous = request.auth === 'none' || (request.auth === 'optional' && !this.sessionNeeded && owner.held === '');
+		const anonymous =
+			request.auth === 'none' || (request.auth === 'optional' && !this.sessionNeeded && (owner.held === '' || this.withoutStaleSession));
 		if (anonymous) return { data: { ...credentials, authentication: ANONYMOUS }, tokenUsed: '' };
 		const token = await owner.current();
 		if (typeof token !== 'string') throw this.loginError(token);
@@ -284,6 +291,10 @@ class Call {
 		if (this.mode !== 'emailPassword' || this.request.auth === 'none' || this.request.auth === 'existing') return false;
 		if (lease.data.authentication === ANONYMOUS) {
 			this.sessionNeeded = true;
+			return true;
+		}
+		if (this.request.auth === 'optional' && !this.withoutStaleSession && !this.sessionNeeded) {
+			this.withoutStaleSession = true;
 			return true;
 		}
 		const owner = this.transport.session(this.credentials);
