@@ -5,22 +5,22 @@
 import nock from 'nock';
 
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { Harness } from '../helpers/harness';
 import { setUpNock } from '../helpers/nock';
 
 const BASE = 'https://recruiting.example.test';
 const CANDIDATE = '/gin/v1/company/candidate';
-const TOKEN = 'tok-Secret-4711-abcdef';
+const ECHOED = 'tok-4711-abcdef-echoed';
 const PASSWORD = 'S3cret-Passw0rd!';
 const envelope = (data: unknown) => ({ message: 'Success', status: 200, data });
 const created = (slug: string) => ({ message: 'Created', status: '201', data: { slug } });
 
-const tokenCredential = (accessToken = TOKEN): ICredentialDataDecryptedObject => ({ baseUrl: BASE, authentication: 'accessToken', accessToken });
+const tokenCredential = (accessToken = ECHOED): ICredentialDataDecryptedObject => ({ baseUrl: BASE, authentication: 'accessToken', accessToken });
 const emailPassword = (): ICredentialDataDecryptedObject => ({ baseUrl: BASE, authentication: 'emailPassword', email: 'alice@acme.test', password: PASSWORD });
 
 const FAST = { retryDelayMs: 1 };
-const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
 
 setUpNock();
 
@@ -28,25 +28,25 @@ describe('issue 21 item 1: a 2xx answer that echoes a secret reaches no output i
 	const update: INodeParameters = { resource: 'candidate', operation: 'update', candidateSlug: 'slug-1', updateFields: { city: 'Berlin' }, options: FAST };
 
 	it('Update answered in plain text that repeats the access token', async () => {
-		nock(BASE).put(CANDIDATE).reply(200, `updated with token ${TOKEN}`, { 'Content-Type': 'text/plain' });
+		nock(BASE).put(CANDIDATE).reply(200, `updated with token ${ECHOED}`, { 'Content-Type': 'text/plain' });
 		const result = await new Harness(tokenCredential()).run({ parameters: update });
 		expect(result.error).toBeUndefined();
-		expect(JSON.stringify(result.items)).not.toContain(TOKEN);
+		expect(JSON.stringify(result.items)).not.toContain(ECHOED);
 		expect(result.items[0].json.message).toContain('[redacted]');
 	});
 
 	it('Update answered with JSON whose message and data repeat it', async () => {
 		nock(BASE)
 			.put(CANDIDATE)
-			.reply(200, { message: `ok ${TOKEN}`, status: 200, data: { note: `session=${TOKEN}`, list: [TOKEN] } });
+			.reply(200, { message: `ok ${ECHOED}`, status: 200, data: { note: `session=${ECHOED}`, list: [ECHOED] } });
 		const result = await new Harness(tokenCredential()).run({ parameters: update });
-		expect(JSON.stringify(result.items)).not.toContain(TOKEN);
+		expect(JSON.stringify(result.items)).not.toContain(ECHOED);
 	});
 
 	it('a record Add whose answer repeats the password of the login', async () => {
 		nock(BASE)
 			.post('/v1/login')
-			.reply(200, envelope({ token: TOKEN }))
+			.reply(200, envelope({ token: ECHOED }))
 			.post(`${CANDIDATE}/it-skill`)
 			.reply(200, { message: `added for alice / ${PASSWORD}`, status: 201 });
 		const result = await new Harness(emailPassword()).run({
@@ -55,13 +55,13 @@ describe('issue 21 item 1: a 2xx answer that echoes a secret reaches no output i
 		expect(result.error).toBeUndefined();
 		const text = JSON.stringify(result.items);
 		expect(text).not.toContain(PASSWORD);
-		expect(text).not.toContain(TOKEN);
+		expect(text).not.toContain(ECHOED);
 	});
 
 	it('API Key → Create still returns the key it was asked for', async () => {
-		nock(BASE).post('/v1/company/api-integrations').reply(200, envelope({ id: 7, value: TOKEN }));
+		nock(BASE).post('/v1/company/api-integrations').reply(200, envelope({ id: 7, value: ECHOED }));
 		const result = await new Harness(tokenCredential()).run({ parameters: { resource: 'apiKey', operation: 'create', options: FAST } });
-		expect(result.items[0].json).toEqual({ id: 7, value: TOKEN });
+		expect(result.items[0].json).toEqual({ id: 7, value: ECHOED });
 	});
 });
 
@@ -70,11 +70,11 @@ describe('issue 21 item 2: Log In drops the token where the answer repeats it in
 		nock(BASE)
 			.post('/v1/login')
 			.times(2)
-			.reply(200, envelope({ name: 'Alice', token: TOKEN, authorization: `Bearer ${TOKEN}`, cookie: `sid=${TOKEN}; Path=/`, nested: { header: `X ${TOKEN} Y` } }));
+			.reply(200, envelope({ name: 'Alice', token: ECHOED, authorization: `Bearer ${ECHOED}`, cookie: `sid=${ECHOED}; Path=/`, nested: { header: `X ${ECHOED} Y` } }));
 		const result = await new Harness(emailPassword()).run({ parameters: { resource: 'session', operation: 'login', options: FAST } });
 		expect(result.error).toBeUndefined();
 		const user = result.items[0].json;
-		expect(JSON.stringify(user)).not.toContain(TOKEN);
+		expect(JSON.stringify(user)).not.toContain(ECHOED);
 		expect(user.name).toBe('Alice');
 		expect(user.cookie).toBe('sid=[redacted]; Path=/');
 	});
@@ -84,11 +84,11 @@ describe('issue 21 item 3: a description is redacted before it is cut', () => {
 	it("a token straddling Create's 500-character cut leaves no part behind", async () => {
 		// JSON.stringify of the body puts the token at characters 490-512 of the description's answer.
 		const filler = 'x'.repeat(490 - JSON.stringify({ message: '' }).length + 1);
-		nock(BASE).post(CANDIDATE).reply(201, { message: `${filler}${TOKEN}`, status: 201, data: {} });
+		nock(BASE).post(CANDIDATE).reply(201, { message: `${filler}${ECHOED}`, status: 201, data: {} });
 		const result = await new Harness(tokenCredential()).run({ parameters: { resource: 'candidate', operation: 'create', email: 'a@b.test', options: FAST } });
 		expect(result.error?.message).toMatch(/did not return its slug/);
 		const description = String(result.error?.description);
-		for (let length = 6; length <= TOKEN.length; length++) expect(description).not.toContain(TOKEN.slice(0, length));
+		for (let length = 6; length <= ECHOED.length; length++) expect(description).not.toContain(ECHOED.slice(0, length));
 	});
 
 	it('a secret with quotes and backslashes is found in its JSON-escaped form', async () => {
@@ -177,7 +177,7 @@ describe('issue 21 item 10: Max Requests per Second = 1 with an empty session', 
 			.post('/v1/login')
 			.reply(() => {
 				times.login = Date.now();
-				return [200, envelope({ token: TOKEN })];
+				return [200, envelope({ token: ECHOED })];
 			})
 			.post(CANDIDATE)
 			.reply(() => {

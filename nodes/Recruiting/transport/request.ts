@@ -64,9 +64,9 @@ interface Lease {
 
 type Outcome = { kind: 'answer'; status: number; body: unknown; headers?: IDataObject } | { kind: 'thrown'; error: unknown; code?: string };
 
-/** Whether an error is the refusal of a request that was never sent because the run is stopping (not a failure of its own). */
-export function notSentStopping(error: unknown): boolean {
-	return (error instanceof NodeOperationError || error instanceof NodeApiError) && error.context.notSentStopping === true;
+/** The error, when it is the refusal of a request never sent because the run is stopping (not a failure of its own). */
+export function notSentStopping(error: unknown): NodeOperationError | NodeApiError | undefined {
+	return (error instanceof NodeOperationError || error instanceof NodeApiError) && error.context.notSentStopping === true ? error : undefined;
 }
 
 /** One request, from its first attempt to its answer or error. */

@@ -66,7 +66,8 @@ async function addRecord(
 		return { ...result, ok: true, message: sent.message };
 	} catch (error) {
 		// Not sent because another item stopped the run: this item was interrupted, it did not fail.
-		if (notSentStopping(error)) throw error;
+		const interrupted = notSentStopping(error);
+		if (interrupted) throw interrupted;
 		return { ...result, error: messageOf(error) };
 	}
 }
@@ -96,7 +97,8 @@ async function updateProfile(context: IExecuteFunctions, itemIndex: number, run:
 		await updateCandidate(context, itemIndex, run, { user_slug: result.slug, ...fields });
 		result.profileUpdated = true;
 	} catch (error) {
-		if (notSentStopping(error)) throw error;
+		const interrupted = notSentStopping(error);
+		if (interrupted) throw interrupted;
 		result.profileError = messageOf(error);
 	}
 }
