@@ -137,8 +137,8 @@ async function addRecords(context: IExecuteFunctions, itemIndex: number, run: Ru
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject> {
 	// A slug that is not text (an array, object or boolean from an expression) fails the item, as in Update.
-	const slugParameter = itemParameter<unknown>(this, 'candidateSlug', itemIndex, '');
-	const givenSlug = (validateBody(this, itemIndex, slugSchema, { user_slug: slugParameter as IDataObject[string] }, SLUG_LABEL).user_slug as string | undefined) ?? '';
+	const slugInput = { user_slug: itemParameter<IDataObject[string]>(this, 'candidateSlug', itemIndex, '') };
+	const givenSlug = (validateBody(this, itemIndex, slugSchema, slugInput, SLUG_LABEL).user_slug as string | undefined) ?? '';
 	const failOnRecordError = itemParameter(this, 'options.failOnRecordError', itemIndex, false) === true;
 	const { profile, planned } = checkInput(this, itemIndex, givenSlug, failOnRecordError);
 
