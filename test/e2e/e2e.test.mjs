@@ -188,6 +188,69 @@ describe(`real n8n ${line}.x with n8n-nodes-recruiting`, { timeout: 10 * 60_000 
 		});
 	});
 
+	describe('issue 21 item 6: n8n\'s own "Retry On Fail"', () => {
+		test('a retry of the node skips the candidates its first try created and returns their slugs', async () => {
+			const { rest, sandbox } = stack;
+			const emails = [1, 2, 3, 4].map((n) => `retry.on.fail.${line}.${n}@example.test`);
+			await rest.createCredential(CREDENTIAL_TYPE, 'e2e retry on fail', credentialData(sandbox.url, 'emailPassword'));
+			const workflow = await rest.importWorkflow({
+				name: 'e2e: Retry On Fail',
+				nodes: [
+					{ id: 'rof-1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+					{
+						id: 'rof-2',
+						name: 'Rows',
+						type: 'n8n-nodes-base.code',
+						typeVersion: 2,
+						position: [200, 0],
+						parameters: { jsCode: `return ${JSON.stringify(emails)}.map((mail) => ({ json: { mail } }));` },
+					},
+					{
+						id: 'rof-3',
+						name: 'Create candidate',
+						type: NODE_TYPE,
+						typeVersion: 1,
+						position: [400, 0],
+						retryOnFail: true,
+						maxTries: 3,
+						waitBetweenTries: 1000,
+						credentials: { [CREDENTIAL_TYPE]: { name: 'e2e retry on fail' } },
+						parameters: { resource: 'candidate', operation: 'create', email: '={{ $json.mail }}', phone: '', options: { concurrency: 1 } },
+					},
+				],
+				connections: {
+					Start: { main: [[{ node: 'Rows', type: 'main', index: 0 }]] },
+					Rows: { main: [[{ node: 'Create candidate', type: 'main', index: 0 }]] },
+				},
+			});
+			// First try: login 1 works; its session ends after two creations, so the third is answered
+			// 401, and the login that follows is refused (401): the try fails after two creations.
+			// n8n's retry logs in normally and must create only the last two.
+			sandbox.setFaults({ paths: ['/gin/v1/company/candidate'], sessionRequestLimit: 2, loginScript: [{ ok: true }, { status: 401 }] });
+			const before = sandbox.requests.length;
+			let execution;
+			try {
+				execution = await rest.runWorkflow(workflow.id);
+			} finally {
+				sandbox.setFaults({});
+			}
+			const requests = sandbox.requests.slice(before);
+			const seen = JSON.stringify(requests.map((r) => [r.method, r.path, r.status]));
+			assert.equal(execution.status, 'success', JSON.stringify(execution.error ?? execution.lastNodeExecuted));
+			// Each candidate created once: the retry sent only the last two (its first creation is the
+			// third row's, answered 401 on the dead session, then again after the login).
+			const created = requests.filter((r) => r.method === 'POST' && r.path === '/gin/v1/company/candidate' && r.status === 201);
+			assert.deepEqual(created.map((r) => r.body?.email), emails, `creations: ${seen}`);
+			// and the first try did fail after two creations (its second login refused), so n8n retried
+			assert.deepEqual(requests.filter((r) => r.path === '/v1/login').map((r) => r.status), [200, 401, 200], seen);
+			const stored = sandbox.candidates(COMPANY).filter((c) => emails.includes(c.email));
+			assert.deepEqual(stored.map((c) => c.email).sort(), [...emails].sort(), 'each candidate stored exactly once');
+			const output = out(execution, 'Create candidate');
+			assert.deepEqual(output.map((json) => json.email), emails);
+			assert.deepEqual(output.map((json) => json.slug), emails.map((email) => stored.find((c) => c.email === email).slug));
+		});
+	});
+
 	describe('example workflows', () => {
 		const example = (key) => EXAMPLES.find((e) => e.key === key);
 

@@ -134,7 +134,7 @@ describe('candidate update', () => {
 		['12.04.1999'],
 		['12-04-1999'],
 		['={{ DateTime.fromISO("1999-04-12") }}'],
-		['={{ new Date(Date.UTC(1999, 3, 12)) }}'],
+		['={{ new Date(Date.UTC(1999, 3, 12, 12)) }}'],
 	])('sends the birthday %s as 12-04-1999 whatever the date format option says', async (birthday) => {
 		const service = new FakeService();
 		await run(update({ birthday }, { options: { dateFormat: 'MM-DD-YYYY' } }));

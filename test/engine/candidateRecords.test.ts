@@ -260,7 +260,7 @@ describe('dates', () => {
 		['already DD-MM-YYYY', '05-03-2024'],
 		['a Luxon DateTime from an expression', '={{ DateTime.fromISO("2024-03-05") }}'],
 		['a Luxon DateTime with a zone from an expression', '={{ DateTime.fromISO("2024-03-05T23:00:00", { zone: "America/New_York" }) }}'],
-		['a JS Date from an expression', '={{ new Date(Date.UTC(2024, 2, 5)) }}'],
+		['a JS Date from an expression', '={{ new Date(Date.UTC(2024, 2, 5, 12)) }}'],
 	])('%s (%s) is sent as 05-03-2024', async (_name, value) => {
 		const service = new FakeService();
 		// As a top-level parameter (job start) and inside a collection (additional information start).

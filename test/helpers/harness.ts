@@ -252,6 +252,10 @@ export interface RunOptions {
 	onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
 	/** Called with the running execution, e.g. to cancel it. */
 	onStart?: (execution: { cancel(): void }) => void;
+	/** The workflow's time zone (its setting "Timezone"; what `getTimezone()` gives the node). */
+	timezone?: string;
+	/** The node's setting "Retry On Fail": how many tries (n8n takes 2 to 5) and the wait between them. */
+	retryOnFail?: { maxTries: number; waitBetweenTries?: number };
 }
 
 export interface RunResult {
@@ -275,8 +279,9 @@ export class Harness {
 		this.credentials.setCredential(CREDENTIAL_ID, data);
 	}
 
-	recruitingNode(parameters: INodeParameters, onError?: RunOptions['onError']): INode {
+	recruitingNode(parameters: INodeParameters, onError?: RunOptions['onError'], retryOnFail?: RunOptions['retryOnFail']): INode {
 		return {
+			...(retryOnFail ? { retryOnFail: true, maxTries: retryOnFail.maxTries, waitBetweenTries: retryOnFail.waitBetweenTries ?? 0 } : {}),
 			id: 'node-recruiting',
 			name: 'Recruiting',
 			type: NODE_TYPE,
@@ -299,12 +304,13 @@ export class Harness {
 				position: [0, 0],
 				parameters: { items: JSON.stringify(items) },
 			},
-			this.recruitingNode(options.parameters, options.onError),
+			this.recruitingNode(options.parameters, options.onError, options.retryOnFail),
 		];
+		const settings = options.timezone ? { timezone: options.timezone } : {};
 		const connections = {
 			'Input Items': { main: [[{ node: 'Recruiting', type: NodeConnectionTypes.Main, index: 0 }]] },
 		};
-		const workflow = new Workflow({ id: 'wf-test', nodes, connections, nodeTypes, active: false, settings: {} });
+		const workflow = new Workflow({ id: 'wf-test', nodes, connections, nodeTypes, active: false, settings });
 		const hooks = new ExecutionLifecycleHooks('manual', 'exec-test', {
 			id: 'wf-test',
 			name: 'test',
@@ -315,7 +321,7 @@ export class Harness {
 			updatedAt: new Date(),
 			nodes,
 			connections,
-			settings: {},
+			settings,
 		} as never);
 		const done = createDeferredPromise<IRun>();
 		hooks.addHandler('workflowExecuteAfter', (fullRunData) => done.resolve(fullRunData));

@@ -25,6 +25,29 @@ export interface NamedEntry<K = number> {
  */
 const INVISIBLE = /[\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
 
+/** Characters of a value quoted in full in a message; a longer value is cut (see `quote`). */
+export const QUOTE_LIMIT = 80;
+
+/**
+ * A value as every message quotes it: text in double quotes, anything else as JSON; a value
+ * longer than QUOTE_LIMIT characters (a whole spreadsheet cell pasted into a date or phone
+ * field) is cut and its length given, so that a message never carries the value whole.
+ */
+export function quote(value: unknown): string {
+	let shown: string;
+	if (typeof value === 'string') shown = value;
+	else {
+		try {
+			shown = JSON.stringify(value) ?? String(value);
+		} catch {
+			shown = String(value);
+		}
+	}
+	const cut = shown.length > QUOTE_LIMIT ? `${shown.slice(0, QUOTE_LIMIT - 3)}...` : shown;
+	const text = typeof value === 'string' ? `"${cut}"` : cut;
+	return shown.length > QUOTE_LIMIT ? `${text} (${shown.length} characters)` : text;
+}
+
 /** The text without invisible characters and without surrounding spaces (no-break spaces included). */
 export function visibleText(text: string): string {
 	return text.replace(INVISIBLE, '').trim();
@@ -213,7 +236,7 @@ export function parseIdOrName(value: unknown): IdOrName {
 	if (typeof value === 'number') {
 		return Number.isInteger(value) && value > 0
 			? { kind: 'id', id: value }
-			: { kind: 'invalid', reason: `must be a positive integer ID or a name (got ${value})` };
+			: { kind: 'invalid', reason: `must be a positive integer ID or a name (got ${quote(value)})` };
 	}
 	if (typeof value === 'string') {
 		const text = visibleText(value);
@@ -221,7 +244,7 @@ export function parseIdOrName(value: unknown): IdOrName {
 			const number = Number(text.replace(',', '.'));
 			return Number.isInteger(number) && number > 0
 				? { kind: 'id', id: number }
-				: { kind: 'invalid', reason: `must be a positive integer ID or a name (got "${value.replace(INVISIBLE, '')}")` };
+				: { kind: 'invalid', reason: `must be a positive integer ID or a name (got ${quote(value.replace(INVISIBLE, ''))})` };
 		}
 		return text === '' ? { kind: 'invalid', reason: 'is empty' } : { kind: 'name', name: text };
 	}

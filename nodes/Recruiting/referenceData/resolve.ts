@@ -10,12 +10,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { BusinessArea, ListLanguage, ReferenceCache } from './lists';
 import type { NamedEntry } from './names';
-import { MAX_HINTS, NameIndex, allNames, languageAliases, mergeEntries, parseIdOrName, visibleText } from './names';
-
-/** A value as quoted in an error message: at most 80 characters. */
-function shorten(text: string): string {
-	return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-}
+import { MAX_HINTS, NameIndex, allNames, languageAliases, mergeEntries, parseIdOrName, quote, visibleText } from './names';
 
 function quoteEntry(entry: NamedEntry<number>): string {
 	return `"${allNames(entry).slice(0, 3).join(' / ')}" (ID ${entry.key})`;
@@ -98,7 +93,7 @@ export async function resolveListId(
 		if (found.length > 1) {
 			throw new NodeOperationError(
 				context.getNode(),
-				`"${target.label}": the name "${shorten(parsed.name)}" matches more than one ${target.entryLabel}: ${found.map(quoteEntry).join(', ')}. Give the ID instead.`,
+				`"${target.label}": the name ${quote(parsed.name)} matches more than one ${target.entryLabel}: ${found.map(quoteEntry).join(', ')}. Give the ID instead.`,
 				{ itemIndex },
 			);
 		}
@@ -106,7 +101,7 @@ export async function resolveListId(
 	const closest = index.hint(parsed.name);
 	throw new NodeOperationError(
 		context.getNode(),
-		`"${target.label}": no ${target.entryLabel} is named "${shorten(parsed.name)}". ${closest ? `Closest: ${closest.map(quoteEntry).join(', ')}` : NO_HINT}`,
+		`"${target.label}": no ${target.entryLabel} is named ${quote(parsed.name)}. ${closest ? `Closest: ${closest.map(quoteEntry).join(', ')}` : NO_HINT}`,
 		{
 			itemIndex,
 			description: `Names are compared in German and English, ignoring case, accents, spaces and invisible characters. Give one of the names or its ID (the Reference List resource lists them all).`,
@@ -142,7 +137,45 @@ async function areaIndex(
 }
 
 /**
- * The canonical name of a business area or division, in the job's language `lang`: a typed
+ * The name of the division or area with the ID `id` (as Reference List → Get Business Areas
+ * gives it), in the job's language `lang`: the service takes names only. Division and area IDs
+ * are counted separately, so an ID that is both a division's and an area's (with different
+ * names) fails the item naming both rather than picking one.
+ */
+async function businessAreaById(
+	context: IExecuteFunctions,
+	references: ReferenceCache,
+	itemIndex: number,
+	id: number,
+	label: string,
+	lang: ListLanguage,
+): Promise<string> {
+	const list = await references.get(context, 'businessAreas', lang, itemIndex);
+	const found: Array<{ kind: AreaKey['kind']; name: string }> = [];
+	for (const division of list) {
+		if (Number(division.id) === id) found.push({ kind: 'division', name: String(division.name) });
+		for (const area of division.area ?? []) if (Number(area.id) === id) found.push({ kind: 'area', name: String(area.name) });
+	}
+	const names = uniqBy(found, 'name');
+	if (names.length === 1) return names[0].name;
+	const description =
+		'Division and area IDs are counted separately (Reference List → Get Business Areas lists both). Give the name of the division or area instead; names are compared in German and English.';
+	if (names.length === 0) {
+		throw new NodeOperationError(context.getNode(), `"${label}": no business area or division has the ID ${id}`, {
+			itemIndex,
+			description,
+		});
+	}
+	throw new NodeOperationError(
+		context.getNode(),
+		`"${label}": the ID ${id} is both ${names.map((entry) => `the ${entry.kind} ${quote(entry.name)}`).join(' and ')}`,
+		{ itemIndex, description },
+	);
+}
+
+/**
+ * The canonical name of a business area or division, in the job's language `lang`: an ID (a
+ * number, or digits as text) is the division's or area's name (`businessAreaById`); a typed
  * name (German or English, any case, accents, spaces, invisible characters) is checked against
  * every division and every area, and the list's own spelling is what the service receives.
  */
@@ -154,6 +187,8 @@ export async function resolveBusinessArea(
 	label: string,
 	lang: ListLanguage = 'de',
 ): Promise<string> {
+	const parsed = parseIdOrName(value);
+	if (parsed.kind === 'id') return await businessAreaById(context, references, itemIndex, parsed.id, label, lang);
 	const name = visibleText(value);
 	const primary = await areaIndex(context, references, lang, itemIndex);
 	const direct = primary.find(name);
@@ -174,7 +209,7 @@ export async function resolveBusinessArea(
 	const closest = hint && uniqBy(hint, (entry) => entry.names[0]).slice(0, 3);
 	throw new NodeOperationError(
 		context.getNode(),
-		`"${label}": no business area or division is named "${shorten(name)}". ${closest ? `Closest: ${closest.map((entry) => `"${entry.names.join(' / ')}"`).join(', ')}` : NO_HINT}`,
+		`"${label}": no business area or division is named ${quote(name)}. ${closest ? `Closest: ${closest.map((entry) => `"${entry.names.join(' / ')}"`).join(', ')}` : NO_HINT}`,
 		{
 			itemIndex,
 			description:

@@ -24,7 +24,8 @@ import {
 	requirePhoneOrEmail,
 } from '../shared/candidateProfile';
 import { itemParameter } from '../shared/parameters';
-import { validateBody } from '../shared/validation';
+import { retryMemory } from '../shared/retryMemory';
+import { text, validateBody } from '../shared/validation';
 import { IMPORT_LAYOUT } from './import/description';
 import type { PlannedRecord } from './import/plan';
 import { describeRecord, planRecords } from './import/plan';
@@ -35,6 +36,8 @@ export { description } from './import/description';
 const labels = candidateLabels(layoutFields(IMPORT_LAYOUT));
 const profileSchema = z.object(candidateShape(layoutFields(IMPORT_LAYOUT)));
 const newCandidateSchema = profileSchema.superRefine(requirePhoneOrEmail);
+const slugSchema = z.object({ user_slug: text() });
+const SLUG_LABEL = { user_slug: 'Candidate Slug' };
 
 /** Wire fields only Create takes (sent once, when the candidate is created). */
 const CREATE_ONLY = CANDIDATE_CREATE_FIELDS.filter((field) => !CANDIDATE_UPDATE_FIELDS.includes(field)).map(candidateWireName);
@@ -48,6 +51,9 @@ export interface RecordResult extends IDataObject {
 	ok: boolean;
 }
 
+/** A record an earlier try of this node run added (Retry On Fail): not sent again. */
+const ADDED_BEFORE = 'Added by an earlier try of this node (Retry On Fail); not sent again';
+
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 async function addRecord(
@@ -59,10 +65,14 @@ async function addRecord(
 ): Promise<RecordResult> {
 	const result: RecordResult = { type: record.kind.type, index: record.index, name: record.name, ok: false };
 	if (record.problem !== undefined || !record.body) return { ...result, error: record.problem ?? 'invalid input' };
+	const memory = await retryMemory(context, run);
+	const key = `${record.kind.type} ${record.index}`;
+	if (memory.recordAdded(itemIndex, key)) return { ...result, ok: true, message: ADDED_BEFORE };
 	try {
 		const body = { ...record.body, user_slug: slug };
 		await record.kind.resolveNames(context, run.references, itemIndex, body);
 		const sent = await postRecord(context, itemIndex, run, record.kind.path, body);
+		memory.addedRecord(itemIndex, key);
 		return { ...result, ok: true, message: sent.message };
 	} catch (error) {
 		// Not sent because another item stopped the run: this item was interrupted, it did not fail.
@@ -109,8 +119,11 @@ function summaryText(result: IDataObject, records: RecordResult[], failed: strin
 		result.profileError ? 'profile update failed' : result.profileUpdated ? 'profile updated' : 'no profile fields to update',
 		`${records.filter((record) => record.ok).length} of ${records.length} records added`,
 	];
-	const text = parts.join('; ');
-	return failed.length > 0 ? `${text}. Failed: ${failed.join('; ')}` : text;
+	if (Array.isArray(result.notSent)) {
+		parts.push(`not sent: ${result.notSent.join(', ')} (the service takes them only when it creates a candidate)`);
+	}
+	const summary = parts.join('; ');
+	return failed.length > 0 ? `${summary}. Failed: ${failed.join('; ')}` : summary;
 }
 
 /** Adds the records and completes `result` (records, summary, message); returns the failures, profile update first. */
@@ -129,14 +142,18 @@ async function addRecords(context: IExecuteFunctions, itemIndex: number, run: Ru
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject> {
-	const slugParameter = itemParameter<unknown>(this, 'candidateSlug', itemIndex, '');
-	const givenSlug = typeof slugParameter === 'string' || typeof slugParameter === 'number' ? String(slugParameter).trim() : '';
+	// A slug that is not text (an array, object or boolean from an expression) fails the item, as in Update.
+	const slugInput = { user_slug: itemParameter<IDataObject[string]>(this, 'candidateSlug', itemIndex, '') };
+	const givenSlug = (validateBody(this, itemIndex, slugSchema, slugInput, SLUG_LABEL).user_slug as string | undefined) ?? '';
 	const failOnRecordError = itemParameter(this, 'options.failOnRecordError', itemIndex, false) === true;
 	const { profile, planned } = checkInput(this, itemIndex, givenSlug, failOnRecordError);
 
 	const created = !givenSlug;
 	const slug = created ? ((await createCandidate(this, itemIndex, run)).slug as string) : givenSlug;
 	const result: IDataObject = { slug, created, profileUpdated: false };
+	// The service takes Source and Employee only when it creates a candidate: say what was left out.
+	const notSent = created ? [] : CREATE_ONLY.filter((field) => profile[field] !== undefined);
+	if (notSent.length > 0) result.notSent = notSent;
 	try {
 		await updateProfile(this, itemIndex, run, profile, result);
 		const failed = await addRecords(this, itemIndex, run, planned, result);

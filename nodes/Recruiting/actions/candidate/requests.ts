@@ -17,6 +17,7 @@ import {
 	readCandidateFields,
 	requirePhoneOrEmail,
 } from '../shared/candidateProfile';
+import { retryMemory } from '../shared/retryMemory';
 import { validateBody } from '../shared/validation';
 
 const CANDIDATE_PATH = '/gin/v1/company/candidate';
@@ -32,10 +33,19 @@ const createLabels = candidateLabels(layoutFields(CREATE_LAYOUT));
 
 /**
  * Creates a candidate from the item's Create fields and returns `{ slug, ...fields sent }`; the
- * slug is kept in the execution's list of created candidates.
+ * slug is kept in the execution's list of created candidates, and in the node's retry memory:
+ * when n8n's "Retry On Fail" runs the node again, an item whose candidate an earlier try
+ * created is not sent again and returns that slug.
  */
 export async function createCandidate(context: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject> {
 	const body = validateBody(context, itemIndex, createSchema, readCandidateFields(context, itemIndex, CREATE_LAYOUT), createLabels);
+	const memory = await retryMemory(context, run);
+	const earlier = memory.createdSlug(itemIndex);
+	if (earlier !== undefined) {
+		// An earlier try of this node run (Retry On Fail) created it: not sent again.
+		run.created.push({ item: itemIndex, slug: earlier });
+		return { slug: earlier, ...body };
+	}
 	const response = await apiRequest.call(context, { method: 'POST', path: CANDIDATE_PATH, body, itemIndex }, run.session);
 	const data = response.data as IDataObject | undefined;
 	const slug = data && typeof data === 'object' ? data.slug : undefined;
@@ -50,6 +60,7 @@ export async function createCandidate(context: IExecuteFunctions, itemIndex: num
 			},
 		);
 	}
+	memory.created(itemIndex, slug);
 	run.created.push({ item: itemIndex, slug });
 	return { slug, ...body };
 }

@@ -1,10 +1,15 @@
 /**
  * Dates as users give them (form fields, spreadsheet cells, expressions) → the hyphenated
  * day-month-year or month-day-year text the service takes. Pure: no n8n context, no time zone
- * of the machine involved. A date is always read as the calendar date it names; an ISO
- * date-time keeps the date as written, whatever its offset.
+ * of the machine involved. A date written as text is read as the calendar date it names (an ISO
+ * date-time keeps the date as written, whatever its offset); a date object from an expression
+ * (JavaScript Date, Luxon DateTime) is an instant, read as its calendar date in the n8n
+ * instance's time zone (`inZone`, applied to an item's values before they are checked).
  */
+import type { IDataObject } from 'n8n-workflow';
 import { DateTime } from 'luxon';
+
+import { quote } from '../../referenceData/names';
 
 /** Day/month order of a date sent to the service (`options.dateFormat`). */
 export type DateOrder = 'DD-MM-YYYY' | 'MM-DD-YYYY';
@@ -58,18 +63,42 @@ export function calendarDate(year: number, month: number, day: number): Calendar
 }
 
 function describeValue(value: unknown): string {
-	if (typeof value === 'string') return `"${value}"`;
-	if (value instanceof Date) return 'an invalid JavaScript Date';
+	if (isJsDate(value)) return 'an invalid JavaScript Date';
 	if (DateTime.isDateTime(value)) return 'an invalid Luxon DateTime';
-	try {
-		return JSON.stringify(value) ?? String(value);
-	} catch {
-		return String(value);
-	}
+	return quote(value);
 }
 
 function isJsDate(value: unknown): value is Date {
 	return Object.prototype.toString.call(value) === '[object Date]';
+}
+
+/**
+ * A date object as a DateTime in `zone`, or undefined for anything else (and invalid dates).
+ * (n8n-core hands a parameter's Luxon DateTime to the node as its ISO text, in the DateTime's
+ * own zone, which for `$now`, `$today` and `DateTime.fromISO(…)` in an expression is the
+ * instance's zone; a JavaScript Date arrives as an object.)
+ */
+function dateObjectInZone(value: unknown, zone: string): DateTime | undefined {
+	if (DateTime.isDateTime(value)) return value.isValid ? value.setZone(zone) : undefined;
+	if (isJsDate(value)) return Number.isNaN(value.getTime()) ? undefined : DateTime.fromJSDate(value, { zone });
+	return undefined;
+}
+
+/**
+ * An item's values with every date object (JavaScript Date, Luxon DateTime) as a Luxon DateTime
+ * in `zone`, the n8n instance's time zone (`getTimezone()`): `new Date(2024, 2, 5)` written in an
+ * expression on an instance in Europe/Berlin is 5 March there, though 4 March in UTC. Other
+ * values (text included) are left as they are. A new object; `values` is not changed.
+ */
+export function inZone(values: IDataObject, zone: string): IDataObject {
+	let zoned: IDataObject | undefined;
+	for (const [key, value] of Object.entries(values)) {
+		const moved = dateObjectInZone(value, zone);
+		if (moved === undefined) continue;
+		zoned ??= { ...values };
+		zoned[key] = moved as unknown as IDataObject[string];
+	}
+	return zoned ?? values;
 }
 
 function fromText(text: string, order: DateOrder): CalendarDate | 'impossible' | undefined {
@@ -107,12 +136,12 @@ export function normalizeDate(value: unknown, order: DateOrder): DateResult {
 
 	if (DateTime.isDateTime(value)) {
 		if (!value.isValid) return fail(`is ${describeValue(value)} (${value.invalidReason ?? 'invalid'})`);
-		// Its calendar date in its own zone: what the expression wrote.
+		// Its calendar date in its own zone (`inZone` puts it in the instance's zone first).
 		return done({ year: value.year, month: value.month, day: value.day });
 	}
 	if (isJsDate(value)) {
 		if (Number.isNaN(value.getTime())) return fail(`is ${describeValue(value)}`);
-		// A JavaScript Date is an instant: its date is the UTC date, as in its ISO text.
+		// An instant not put in a zone by `inZone`: its UTC date, as in its ISO text.
 		return done({ year: value.getUTCFullYear(), month: value.getUTCMonth() + 1, day: value.getUTCDate() });
 	}
 	if (typeof value !== 'string') {
@@ -122,8 +151,8 @@ export function normalizeDate(value: unknown, order: DateOrder): DateResult {
 	const wrapped = N8N_OBJECT_TEXT.exec(text);
 	if (wrapped) text = wrapped[1].trim();
 	const parsed = fromText(text, order);
-	if (parsed === 'impossible') return fail(`"${value}" is not a real calendar date`);
-	if (!parsed) return fail(`"${value}" is not in an accepted date form`);
+	if (parsed === 'impossible') return fail(`${quote(value)} is not a real calendar date`);
+	if (!parsed) return fail(`${quote(value)} is not in an accepted date form`);
 	return done(parsed);
 }
 

@@ -10,14 +10,14 @@ import { NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
 import type { DateOrder } from './dates';
-import { compareCalendarDates, normalizeDate } from './dates';
-import { parseIdOrName } from '../../referenceData/names';
+import { compareCalendarDates, inZone, normalizeDate } from './dates';
+import { parseIdOrName, quote, visibleText } from '../../referenceData/names';
 
 export const RULES = {
 	required: 'is required',
 	text: 'must be text',
 	email: 'must be a valid e-mail address',
-	phone: 'must be a phone number: digits, with an optional leading +, spaces and ( ) - / .',
+	phone: 'must be a phone number: digits, with an optional leading +, spaces, brackets, dashes, / and .',
 	boolean: 'must be true or false',
 	positiveInteger: 'must be a positive integer',
 	integer: 'must be an integer',
@@ -30,14 +30,8 @@ export function isEmpty(value: unknown): boolean {
 	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 }
 
-function show(value: unknown): string {
-	if (typeof value === 'string') return `"${value}"`;
-	try {
-		return JSON.stringify(value) ?? String(value);
-	} catch {
-		return String(value);
-	}
-}
+/** Every value a message quotes goes through the one `quote` (long values are cut). */
+const show = quote;
 
 type Field<T> = z.ZodType<T | undefined, z.ZodTypeDef, unknown>;
 
@@ -70,30 +64,42 @@ const asText = (value: unknown): { value: string } | { rule: string } =>
 /** Text (numbers become text, e.g. a zip code read from a spreadsheet as 10119 → "10119"). */
 export const text = (required = false): Field<string> => field(required, asText);
 
-const emailFormat = z.string().email();
+/**
+ * An e-mail address, internationalised ones included (RFC 6531/6532: `info@müller.de`,
+ * `a@example.xn--p1ai`; zod 3's own check is ASCII-only): a local part without spaces, quotes,
+ * brackets or a second @, no dot at its ends or twice in a row; a domain of at least two labels
+ * of letters (any script), digits and inner hyphens; a top-level label of letters or an
+ * ASCII-encoded (`xn--`) one. At most 254 characters.
+ */
+const EMAIL_FORMAT =
+	/^(?!\.)(?!.*\.\.)[^\s@"(),:;<>[\]\\]{1,64}(?<!\.)@(?:[\p{L}\p{N}](?:[\p{L}\p{M}\p{N}-]{0,61}[\p{L}\p{M}\p{N}])?\.)+(?:[\p{L}\p{M}]{2,63}|xn--[a-z0-9-]{1,59})$/iu;
 
 export const email = (required = false): Field<string> =>
 	field(required, (value) => {
 		const converted = asText(value);
 		if ('rule' in converted) return converted;
-		return emailFormat.safeParse(converted.value).success
+		return converted.value.length <= 254 && EMAIL_FORMAT.test(converted.value)
 			? converted
 			: { rule: `${RULES.email} (got ${show(converted.value)})` };
 	});
 
 /**
- * A phone number as people write it: national or international, grouped with spaces, brackets,
- * hyphens, slashes or dots (+49 30 1234567, (030) 123-45, 0151/1234567). Letters, or no digit at
- * all, are refused. A number from a spreadsheet becomes text. Sent as written (trimmed).
+ * A phone number as people write it: national or international, grouped with spaces (no-break
+ * ones too), brackets, any dash (hyphen, non-breaking hyphen, en dash, minus), slashes or dots
+ * (+49 30 1234567, (+49) 30 1234567, (030) 123-45, 0151/1234567). Invisible characters pasted
+ * with it (zero-width spaces, direction marks) are dropped. It must have a digit and no letter.
+ * A number from a spreadsheet becomes text. Sent as written (trimmed, invisible characters
+ * removed).
  */
-const PHONE_FORMAT = /^\+?[\d\s()\-./]+$/;
+const PHONE_FORMAT = /^[\s([]*\+?[\d\s()[\]./\p{Pd}\u2212]+$/u;
 
 export const phone = (required = false): Field<string> =>
 	field(required, (value) => {
 		const converted = asText(value);
 		if ('rule' in converted) return converted;
-		return PHONE_FORMAT.test(converted.value) && /\d/.test(converted.value)
-			? converted
+		const written = visibleText(converted.value);
+		return PHONE_FORMAT.test(written) && /\d/.test(written)
+			? { value: written }
 			: { rule: `${RULES.phone} (got ${show(converted.value)})` };
 	});
 
@@ -195,13 +201,15 @@ export type BodyCheck = { ok: true; body: IDataObject } | { ok: false; problems:
 /**
  * Checks one item's raw values against `schema`: the wire body (empty fields left out), or the
  * problems, each naming the field (`labels`: wire field → the name the user sees) and the rule.
+ * Date objects from expressions count in `zone`, the n8n instance's time zone (`inZone`).
  */
 export function checkBody<T extends object>(
 	schema: z.ZodType<T, z.ZodTypeDef, unknown>,
 	input: IDataObject,
 	labels: Record<string, string>,
+	zone: string,
 ): BodyCheck {
-	const result = schema.safeParse(input);
+	const result = schema.safeParse(inZone(input, zone));
 	if (result.success) return { ok: true, body: compact(result.data) };
 	const problems = result.error.issues.map((issue) => {
 		const key = issue.path.length > 0 ? String(issue.path[0]) : '';
@@ -233,7 +241,7 @@ export function validateBody<T extends object>(
 	input: IDataObject,
 	labels: Record<string, string>,
 ): IDataObject {
-	const checked = checkBody(schema, input, labels);
+	const checked = checkBody(schema, input, labels, context.getTimezone());
 	if (checked.ok) return checked.body;
 	throw new NodeOperationError(context.getNode(), checked.problems[0], {
 		itemIndex,

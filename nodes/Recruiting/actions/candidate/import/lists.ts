@@ -14,6 +14,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { quote } from '../../../referenceData/names';
 import { isObject } from '../../../transport/http';
 import type { RecordKind } from '../../candidateRecord';
 import { aliasesOf, columnsOf, compactFormOf, recordFields } from './records';
@@ -46,7 +47,7 @@ function fromObject(kind: RecordKind, object: IDataObject, table: Map<string, st
 	for (const [key, value] of Object.entries(object)) {
 		const field = table.get(keyOf(key));
 		if (field) values[field] = value;
-		else unknown.push(`"${key}"`);
+		else unknown.push(quote(key));
 	}
 	if (unknown.length > 0) {
 		return {
@@ -71,7 +72,7 @@ function pairs(kind: RecordKind, text: string): ListEntry[] {
 		if (position >= text.length) break;
 		const colon = text.indexOf(':', position);
 		if (colon < 0) {
-			entries.push({ problem: `"${text.slice(position).trim()}" is not in the form ${compactFormOf(kind)}` });
+			entries.push({ problem: `${quote(text.slice(position).trim())} is not in the form ${compactFormOf(kind)}` });
 			break;
 		}
 		levelEnd.lastIndex = colon + 1;
@@ -96,7 +97,7 @@ function columns(kind: RecordKind, text: string): ListEntry[] {
 			const cells = line.split('|').map((cell) => cell.trim());
 			if (cells.length > order.length) {
 				return {
-					problem: `"${line}" has ${cells.length} values separated by "|", at most ${order.length} are read: ${compactFormOf(kind)}`,
+					problem: `${quote(line)} has ${cells.length} values separated by "|", at most ${order.length} are read: ${compactFormOf(kind)}`,
 				};
 			}
 			const values: IDataObject = {};
@@ -136,6 +137,6 @@ export function parseList(kind: RecordKind, value: unknown): ListEntry[] | ListS
 	return list.flatMap((element): ListEntry[] => {
 		if (isObject(element)) return [fromObject(kind, element, table)];
 		if (typeof element === 'string') return compactText(kind, element);
-		return [{ problem: `${JSON.stringify(element)} is neither an object nor text in the form ${compactFormOf(kind)}` }];
+		return [{ problem: `${quote(element)} is neither an object nor text in the form ${compactFormOf(kind)}` }];
 	});
 }

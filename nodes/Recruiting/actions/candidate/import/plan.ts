@@ -11,6 +11,7 @@ import { RECORD_KINDS } from '../../candidateRecord';
 import { flattenRecord, wireInput } from '../../candidateRecord/record';
 import { dateOrderOf } from '../../shared/options';
 import { itemParameter } from '../../shared/parameters';
+import { quote } from '../../../referenceData/names';
 import { checkBody, problemSummary } from '../../shared/validation';
 import type { ListEntry } from './lists';
 import { parseList } from './lists';
@@ -59,6 +60,7 @@ function entriesOf(context: IExecuteFunctions, itemIndex: number, kind: RecordKi
 export function planRecords(context: IExecuteFunctions, itemIndex: number): PlannedRecord[] {
 	const order = dateOrderOf(context, itemIndex);
 	const mode = itemParameter<string>(context, 'recordInput', itemIndex, 'fields');
+	const zone = context.getTimezone();
 	return RECORD_KINDS.flatMap((kind) =>
 		entriesOf(context, itemIndex, kind, mode).map((entry, position): PlannedRecord => {
 			const index = position + 1;
@@ -66,7 +68,7 @@ export function planRecords(context: IExecuteFunctions, itemIndex: number): Plan
 			const name = entry.values[columnsOf(kind)[0]];
 			const planned: PlannedRecord = { kind, index, name: name === undefined || name === null ? '' : String(name) };
 			const input = wireInput({ ...entry.values, candidateSlug: PENDING_SLUG }, kind.wire);
-			const checked = checkBody(kind.schemaFor(order), input, kind.labels);
+			const checked = checkBody(kind.schemaFor(order), input, kind.labels, zone);
 			if (checked.ok) planned.body = checked.body;
 			else planned.problem = problemSummary(checked.problems);
 			return planned;
@@ -76,5 +78,5 @@ export function planRecords(context: IExecuteFunctions, itemIndex: number): Plan
 
 /** A record in messages: `job 2 ("Acme GmbH")`. */
 export function describeRecord(record: { kind: RecordKind; index: number; name: string }): string {
-	return `${record.kind.label} ${record.index}${record.name ? ` ("${record.name}")` : ''}`;
+	return `${record.kind.label} ${record.index}${record.name ? ` (${quote(record.name)})` : ''}`;
 }

@@ -41,7 +41,7 @@ export const job: RecordSpec = {
 			{ parameter: 'businessAreaDivision', wire: 'business_area_division', label: 'Business Area', column: 5, aliases: ['businessArea'] },
 			'Business Area Name or ID',
 			'getBusinessAreas',
-			'Business area or division of the job; an expression may also give its name.',
+			'Business area or division of the job; sent as its name, in the job\'s Language.',
 			'businessArea',
 		),
 		textField('lang', 'lang', 'Language', {

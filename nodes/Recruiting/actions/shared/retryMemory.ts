@@ -1,0 +1,118 @@
+/**
+ * What the node's own creations leave for n8n's "Retry On Fail". That setting runs the whole
+ * node again, with the same input, when a try fails (n8n-core's WorkflowExecute calls runNode
+ * once per try with the same run execution data). Everything a try created would be sent
+ * again, and the service cannot tell a duplicate. So every creation is written, the moment the
+ * service confirms it, into the node's context (`getContext('node')`, which n8n keeps in the
+ * run execution data for the whole execution, across tries), and a later try of the same node
+ * run finds it there and skips the request, answering with the slug the first try received.
+ *
+ * An entry is keyed by the node run (`$runIndex`: a node that runs again in a loop starts
+ * afresh) and the item index, and holds a fingerprint of the item's input (its JSON and the
+ * operation): it counts only for the very same input, never for another item that took its
+ * place. It holds slugs and record positions, nothing secret.
+ */
+import { createHash } from 'crypto';
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+/** The key in the node context under which the entries live. */
+export const RETRY_MEMORY_KEY = 'recruitingCreations';
+
+/** What an earlier try of this node run created for one item. */
+export interface CreatedBefore {
+	/** Fingerprint of the item's input: the entry counts only for this input. */
+	input: string;
+	/** The candidate it created. */
+	slug?: string;
+	/** Import: the records it added (their keys, see `recordAdded`). */
+	records?: string[];
+}
+
+type Store = Record<string, CreatedBefore>;
+
+function fingerprint(context: IExecuteFunctions, itemIndex: number): string {
+	const item = context.getInputData()[itemIndex];
+	const operation = `${String(context.getNodeParameter('resource', 0))}.${String(context.getNodeParameter('operation', 0))}`;
+	let input: string;
+	try {
+		input = JSON.stringify([operation, item?.json ?? null]);
+	} catch {
+		input = JSON.stringify([operation, 'unreadable input']);
+	}
+	return createHash('sha256').update(input).digest('hex').slice(0, 32);
+}
+
+/** One node run's view of the entries: build once per run (`RunContext.once`), ask per item. */
+export class RetryMemory {
+	private readonly store: Store;
+	private readonly run: string;
+	private readonly inputs = new Map<number, string>();
+
+	constructor(private readonly context: IExecuteFunctions) {
+		// Without "Retry On Fail" nothing runs the node again: nothing is kept (`store` stays apart).
+		const retried = context.getNode().retryOnFail === true;
+		const nodeContext = retried ? context.getContext('node') : {};
+		const existing = nodeContext[RETRY_MEMORY_KEY] as Store | undefined;
+		this.store = existing ?? {};
+		if (!existing) nodeContext[RETRY_MEMORY_KEY] = this.store;
+		this.run = retried ? String(context.getWorkflowDataProxy(0).$runIndex ?? 0) : '0';
+	}
+
+	private input(itemIndex: number): string {
+		let known = this.inputs.get(itemIndex);
+		if (known === undefined) {
+			known = fingerprint(this.context, itemIndex);
+			this.inputs.set(itemIndex, known);
+		}
+		return known;
+	}
+
+	private key(itemIndex: number): string {
+		return `${this.run}:${itemIndex}`;
+	}
+
+	/** The item's entry, when an earlier try of this node run left one for this very input. */
+	private entry(itemIndex: number): CreatedBefore | undefined {
+		const found = this.store[this.key(itemIndex)];
+		return found && found.input === this.input(itemIndex) ? found : undefined;
+	}
+
+	/** The item's entry, created (for this input) when missing or left by another input. */
+	private own(itemIndex: number): CreatedBefore {
+		let found = this.entry(itemIndex);
+		if (!found) {
+			found = { input: this.input(itemIndex) };
+			this.store[this.key(itemIndex)] = found;
+		}
+		return found;
+	}
+
+	/** The slug of the candidate an earlier try created for this item, if any. */
+	createdSlug(itemIndex: number): string | undefined {
+		return this.entry(itemIndex)?.slug;
+	}
+
+	/** Notes the candidate this try created for the item. */
+	created(itemIndex: number, slug: string): void {
+		this.own(itemIndex).slug = slug;
+	}
+
+	/** Whether an earlier try added the record `record` (e.g. "job 2") for this item. */
+	recordAdded(itemIndex: number, record: string): boolean {
+		return this.entry(itemIndex)?.records?.includes(record) === true;
+	}
+
+	/** Notes a record this try added for the item. */
+	addedRecord(itemIndex: number, record: string): void {
+		const entry = this.own(itemIndex);
+		entry.records = [...(entry.records ?? []), record];
+	}
+}
+
+/** A node run's RetryMemory, built once per run. */
+export async function retryMemory(
+	context: IExecuteFunctions,
+	run: { once<T>(key: string, work: () => Promise<T>): Promise<T> },
+): Promise<RetryMemory> {
+	return await run.once('retryMemory', async () => new RetryMemory(context));
+}
