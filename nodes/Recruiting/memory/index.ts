@@ -7,7 +7,7 @@
  * One `CandidateMemory` per execution (built once through the run context). Rows with the same
  * key in one execution take turns, so the second sees what the first remembered.
  */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { Journal } from './journal';
 import type { MatchBy } from './keys';
@@ -30,7 +30,7 @@ export class CandidateMemory {
 	) {}
 
 	/** The execution's memory: the node's slug map, and the journal without the claims a saved map already holds. */
-	static async open(context: IExecuteFunctions, credentials: IDataObject): Promise<CandidateMemory> {
+	static async open(context: IExecuteFunctions, credentials: ICredentialDataDecryptedObject): Promise<CandidateMemory> {
 		const memory = new CandidateMemory(new SlugMap(context.getWorkflowStaticData('node')), new Journal(context.helpers), accountScope(credentials));
 		await memory.journal.release(memory.slugs.takePrune());
 		return memory;

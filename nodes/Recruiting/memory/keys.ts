@@ -9,6 +9,7 @@
  * - fingerprints of the profile fields and of each record sent.
  */
 import { createHash } from 'crypto';
+import { omit } from 'lodash';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 export type MatchBy = 'email' | 'phone' | 'key';
@@ -58,6 +59,5 @@ export function rowKey(scope: string, matchBy: MatchBy, normalised: string): str
 
 /** A fingerprint of what was sent (the profile fields, or one record's kind and fields). */
 export function fingerprint(kind: string, body: IDataObject): string {
-	const { user_slug: _slug, ...fields } = body;
-	return digest(['recruiting-sent', kind, stable(fields)], 9);
+	return digest(['recruiting-sent', kind, stable(omit(body, 'user_slug'))], 9);
 }
