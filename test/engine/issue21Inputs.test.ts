@@ -294,6 +294,16 @@ function creatingService(refuse: (request: Recorded, count: number) => boolean) 
 	});
 }
 
+/** True for the first request that `matches`, false for every other. */
+function once(matches: (request: Recorded) => boolean) {
+	let done = false;
+	return (request: Recorded) => {
+		if (done || !matches(request)) return false;
+		done = true;
+		return true;
+	};
+}
+
 describe('issue 21 item 6: n8n\'s "Retry On Fail" does not send a creation of an earlier try again', () => {
 	const rows = [{ mail: 'a@x.test' }, { mail: 'b@x.test' }, { mail: 'c@x.test' }, { mail: 'd@x.test' }];
 
@@ -325,12 +335,7 @@ describe('issue 21 item 6: n8n\'s "Retry On Fail" does not send a creation of an
 
 	it('Import: the retry neither creates the candidate again nor adds again the records the first try added', async () => {
 		// The second skill of the first row is refused once; Fail Item on Record Error makes that the try's failure.
-		let refused = false;
-		const service = creatingService((request) => {
-			if (refused || request.body?.skill_name !== 'Go') return false;
-			refused = true;
-			return true;
-		});
+		const service = creatingService(once((request) => request.body?.skill_name === 'Go'));
 		const result = await run({
 			parameters: importing({
 				email: '={{ $json.mail }}',
@@ -350,6 +355,24 @@ describe('issue 21 item 6: n8n\'s "Retry On Fail" does not send a creation of an
 		expect(first).toMatchObject({ slug: 'slug-a@x.test', created: true, summary: { records: 2, added: 2, failed: 0 } });
 		expect((first.records as IDataObject[])[0]).toMatchObject({ ok: true, message: 'Added by an earlier try of this node (Retry On Fail); not sent again' });
 		expect(second).toMatchObject({ slug: 'slug-b@x.test', created: true });
+	});
+
+	it('Candidate Job → Add (every Add operation): the retry does not add again the records the first try added', async () => {
+		const service = creatingService(once((request) => request.body?.company_name === 'Gamma'));
+		const companies = ['Alpha', 'Beta', 'Gamma', 'Delta'];
+		const result = await run({
+			parameters: { ...job({}, { companyName: '={{ $json.company }}' }), options: { ...FAST, concurrency: 1 } },
+			items: companies.map((company) => ({ company })),
+			retryOnFail: { maxTries: 2 },
+		});
+		expect(result.error).toBeUndefined();
+		expect(service.writes().map((request) => request.body?.company_name)).toEqual(['Alpha', 'Beta', 'Gamma', 'Gamma', 'Delta']);
+		expect(outputs(result).map((json) => [json.slug, json.company_name, json.message])).toEqual([
+			['slug-42', 'Alpha', 'Added by an earlier try of this node (Retry On Fail); not sent again'],
+			['slug-42', 'Beta', 'Added by an earlier try of this node (Retry On Fail); not sent again'],
+			['slug-42', 'Gamma', 'Record added'],
+			['slug-42', 'Delta', 'Record added'],
+		]);
 	});
 
 	it('a new execution does not take the creations of an earlier execution for its own', async () => {

@@ -93,7 +93,7 @@ describe('candidate create and update', () => {
 		['12.04.1999'],
 		['12-04-1999'],
 		['={{ DateTime.fromISO("1999-04-12") }}'],
-		['={{ new Date(Date.UTC(1999, 3, 12)) }}'],
+		['={{ new Date(Date.UTC(1999, 3, 12, 12)) }}'],
 	])('birthday %s is stored as 12-04-1999 (also with Date Format MM-DD-YYYY)', async (birthday) => {
 		const slug = await createCandidate(alice);
 		await runOk(alice, { resource: 'candidate', operation: 'update', candidateSlug: slug, updateFields: { birthday }, options: { ...FAST, dateFormat: 'MM-DD-YYYY' } });
@@ -250,7 +250,7 @@ describe('sub-records with names instead of ids', () => {
 		['2024-03-05T23:30:00-08:00', '05-03-2024', '03-05-2024'],
 		['05.03.2024', '05-03-2024', '03-05-2024'],
 		['={{ DateTime.fromISO("2024-03-05") }}', '05-03-2024', '03-05-2024'],
-		['={{ new Date(Date.UTC(2024, 2, 5)) }}', '05-03-2024', '03-05-2024'],
+		['={{ new Date(Date.UTC(2024, 2, 5, 12)) }}', '05-03-2024', '03-05-2024'],
 	])('start date %s is stored as %s (DD-MM-YYYY) and %s (MM-DD-YYYY) on jobs, universities, additional info', async (value, dayFirst, monthFirst) => {
 		for (const [dateFormat, expected] of [['DD-MM-YYYY', dayFirst], ['MM-DD-YYYY', monthFirst]]) {
 			const tag = `date ${value.replace(/^=/, 'expression ')} ${dateFormat}`;

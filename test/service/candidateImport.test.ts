@@ -303,8 +303,10 @@ describe('candidate import: re-runs', () => {
 			recordInput: 'lists',
 			languageList: 'Italian: 5',
 		});
-		expect(again.items[0].json).toMatchObject({ slug, created: false, profileUpdated: true, summary: { added: 1, failed: 0 } });
-		expect(again.items[0].json.message).toBe(`Used candidate ${slug}; profile updated; 1 of 1 records added`);
+		expect(again.items[0].json).toMatchObject({ slug, created: false, profileUpdated: true, summary: { added: 1, failed: 0 }, notSent: ['source'] });
+		expect(again.items[0].json.message).toBe(
+			`Used candidate ${slug}; profile updated; 1 of 1 records added; not sent: source (the service takes them only when it creates a candidate)`,
+		);
 		expect(sandbox().counts.candidatesCreated).toBe(created);
 		expect(bench.writesSince(before)).toEqual([
 			{ method: 'PUT', path: '/gin/v1/company/candidate', body: { user_slug: slug, email: 'sofia.rossi@example.test', city: 'München' } },

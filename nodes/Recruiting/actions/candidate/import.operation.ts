@@ -24,7 +24,7 @@ import {
 	requirePhoneOrEmail,
 } from '../shared/candidateProfile';
 import { itemParameter } from '../shared/parameters';
-import { retryMemory } from '../shared/retryMemory';
+import { ADDED_BY_EARLIER_TRY, retryMemory } from '../shared/retryMemory';
 import { text, validateBody } from '../shared/validation';
 import { IMPORT_LAYOUT } from './import/description';
 import type { PlannedRecord } from './import/plan';
@@ -51,9 +51,6 @@ export interface RecordResult extends IDataObject {
 	ok: boolean;
 }
 
-/** A record an earlier try of this node run added (Retry On Fail): not sent again. */
-const ADDED_BEFORE = 'Added by an earlier try of this node (Retry On Fail); not sent again';
-
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 async function addRecord(
@@ -67,7 +64,7 @@ async function addRecord(
 	if (record.problem !== undefined || !record.body) return { ...result, error: record.problem ?? 'invalid input' };
 	const memory = await retryMemory(context, run);
 	const key = `${record.kind.type} ${record.index}`;
-	if (memory.recordAdded(itemIndex, key)) return { ...result, ok: true, message: ADDED_BEFORE };
+	if (memory.recordAdded(itemIndex, key)) return { ...result, ok: true, message: ADDED_BY_EARLIER_TRY };
 	try {
 		const body = { ...record.body, user_slug: slug };
 		await record.kind.resolveNames(context, run.references, itemIndex, body);

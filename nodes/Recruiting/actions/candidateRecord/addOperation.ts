@@ -13,6 +13,7 @@ import type { DateOrder } from '../shared/dates';
 import { DEFAULT_DATE_ORDER } from '../shared/dates';
 import { candidateSlugProperty } from '../shared/fields';
 import { dateFormatOption, dateOrderOf, optionsCollection } from '../shared/options';
+import { ADDED_BY_EARLIER_TRY, retryMemory } from '../shared/retryMemory';
 import { endNotBeforeStart, perDateOrder, text, validateBody } from '../shared/validation';
 import { postRecord, recordParameters, wireInput } from './record';
 import type { RecordField, RecordSpec } from './spec';
@@ -106,7 +107,15 @@ export function addOperation(spec: RecordSpec): RecordKind {
 		const order = dated ? dateOrderOf(this, itemIndex) : DEFAULT_DATE_ORDER;
 		const body = validateBody(this, itemIndex, schemaFor(order), input, labels);
 		await resolveNames(this, run.references, itemIndex, body);
-		return await postRecord(this, itemIndex, run, spec.path, body);
+		// n8n's "Retry On Fail": a record an earlier try of this node run added is not sent again.
+		const memory = await retryMemory(this, run);
+		if (memory.recordAdded(itemIndex, 'add')) {
+			const { user_slug: slug, ...fields } = body;
+			return { slug, message: ADDED_BY_EARLIER_TRY, ...fields };
+		}
+		const output = await postRecord(this, itemIndex, run, spec.path, body);
+		memory.addedRecord(itemIndex, 'add');
+		return output;
 	}
 
 	return { ...spec, description, labels, wire, schemaFor, resolveNames, execute };

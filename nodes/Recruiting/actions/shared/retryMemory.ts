@@ -15,6 +15,9 @@
 import { createHash } from 'crypto';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+/** The message of a record an earlier try added: it is not sent again. */
+export const ADDED_BY_EARLIER_TRY = 'Added by an earlier try of this node (Retry On Fail); not sent again';
+
 /** The key in the node context under which the entries live. */
 export const RETRY_MEMORY_KEY = 'recruitingCreations';
 
@@ -24,7 +27,7 @@ export interface CreatedBefore {
 	input: string;
 	/** The candidate it created. */
 	slug?: string;
-	/** Import: the records it added (their keys, see `recordAdded`). */
+	/** The records it added (Import: "job 2"; an Add operation: "add"), see `recordAdded`. */
 	records?: string[];
 }
 
