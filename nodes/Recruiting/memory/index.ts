@@ -20,6 +20,9 @@ export { MATCH_BY_LABEL, fingerprint, normaliseKey } from './keys';
 export { MAX_ENTRIES } from './slugs';
 export type { Remembered } from './slugs';
 
+/** Where in the node's context the execution's notebook lives. */
+const NOTEBOOK = 'recruitingMemoryNotebook';
+
 export class CandidateMemory {
 	private readonly turns = new Map<string, Promise<unknown>>();
 
@@ -27,11 +30,26 @@ export class CandidateMemory {
 		private readonly slugs: SlugMap,
 		private readonly journal: Journal,
 		private readonly scope: string,
+		private readonly notebook: Record<string, Remembered>,
 	) {}
 
-	/** The execution's memory: the node's slug map, and the journal without the claims a saved map already holds. */
+	/**
+	 * The execution's memory: the node's slug map, the journal without the claims a saved map
+	 * already holds, and the execution's notebook: what this execution remembered, also kept in the
+	 * node's context (`getContext('node')`), which n8n keeps in the execution's own data. n8n hands
+	 * that data to a try of "Retry On Fail" and to a retry of the failed execution from the
+	 * executions list (execution.service `retry`: `executionData: execution.data`), whose static data
+	 * may be the one the execution started with: they find there what the failed run created.
+	 */
 	static async open(context: IExecuteFunctions, credentials: ICredentialDataDecryptedObject): Promise<CandidateMemory> {
-		const memory = new CandidateMemory(new SlugMap(context.getWorkflowStaticData('node')), new Journal(context.helpers), accountScope(credentials));
+		const nodeContext = context.getContext('node');
+		nodeContext[NOTEBOOK] ??= {};
+		const memory = new CandidateMemory(
+			new SlugMap(context.getWorkflowStaticData('node')),
+			new Journal(context.helpers),
+			accountScope(credentials),
+			nodeContext[NOTEBOOK] as Record<string, Remembered>,
+		);
 		await memory.journal.release(memory.slugs.takePrune());
 		return memory;
 	}
@@ -55,7 +73,9 @@ export class CandidateMemory {
 	}
 
 	recall(key: string): Remembered | undefined {
-		return this.slugs.get(key);
+		const saved = this.slugs.get(key);
+		const noted = this.notebook[key];
+		return noted && (!saved || noted.t >= saved.t) ? noted : saved;
 	}
 
 	/** Before a creation: false when another execution claimed this row and its slug was never saved. */
@@ -70,10 +90,12 @@ export class CandidateMemory {
 
 	remember(key: string, entry: Omit<Remembered, 't'>): void {
 		this.slugs.set(key, entry);
+		this.notebook[key] = this.slugs.get(key)!;
 	}
 
 	/** Forgets one row (its slug, fingerprints and claim): the next run creates it again. */
 	async forget(key: string): Promise<boolean> {
+		delete this.notebook[key];
 		const known = this.slugs.forget(key);
 		await this.journal.release([key]);
 		return known;
@@ -81,6 +103,7 @@ export class CandidateMemory {
 
 	/** Forgets every row of this node (all accounts); returns how many rows the map held. */
 	async clear(): Promise<number> {
+		for (const key of Object.keys(this.notebook)) delete this.notebook[key];
 		const count = this.slugs.clear();
 		await this.journal.clear();
 		return count;
