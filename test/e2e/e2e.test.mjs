@@ -4,6 +4,7 @@
 //   node --test --test-concurrency=1 test/e2e/        (N8N_LINE=1 for the 1.x line;
 //                                                      E2E_SKIP_BUILD=1 when dist/ is fresh)
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -248,6 +249,142 @@ describe(`real n8n ${line}.x with n8n-nodes-recruiting`, { timeout: 10 * 60_000 
 			const output = out(execution, 'Create candidate');
 			assert.deepEqual(output.map((json) => json.email), emails);
 			assert.deepEqual(output.map((json) => json.slug), emails.map((email) => stored.find((c) => c.email === email).slug));
+		});
+	});
+
+	describe('issue 18: Candidate → Create or Update remembers across executions', () => {
+		const CANDIDATE_PATH = '/gin/v1/company/candidate';
+		const created = (requests) => requests.filter((r) => r.method === 'POST' && r.path === CANDIDATE_PATH && r.status === 201);
+		const upsertNode = (id, credentialName) => ({
+			id,
+			name: 'Create or Update',
+			type: NODE_TYPE,
+			typeVersion: 1,
+			position: [400, 0],
+			credentials: { [CREDENTIAL_TYPE]: { name: credentialName } },
+			parameters: { resource: 'candidate', operation: 'upsert', email: '={{ $json.email }}', phone: '', additionalFields: { city: '={{ $json.city }}' }, options: { concurrency: 1 } },
+		});
+		const rowsNode = (id, code) => ({ id, name: 'Rows', type: 'n8n-nodes-base.code', typeVersion: 2, position: [200, 0], parameters: { jsCode: code } });
+		const connections = (trigger) => ({
+			[trigger]: { main: [[{ node: 'Rows', type: 'main', index: 0 }]] },
+			Rows: { main: [[{ node: 'Create or Update', type: 'main', index: 0 }]] },
+		});
+
+		/** An active workflow: Webhook (POST { rows }) → Rows → Create or Update. */
+		async function activeWorkflow(tag) {
+			const { rest, sandbox } = stack;
+			const credentialName = `e2e upsert ${tag}`;
+			await rest.createCredential(CREDENTIAL_TYPE, credentialName, credentialData(sandbox.url, 'emailPassword'));
+			const path = `e2e-upsert-${tag}-${line}`;
+			const workflow = await rest.importWorkflow({
+				name: `e2e: Create or Update (${tag})`,
+				nodes: [
+					{ id: `${tag}-1`, name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: randomUUID(), parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} } },
+					rowsNode(`${tag}-2`, 'return ($json.body.rows ?? []).map((row) => ({ json: row }));'),
+					upsertNode(`${tag}-3`, credentialName),
+				],
+				connections: connections('Webhook'),
+			});
+			await rest.activateWorkflow(workflow.id);
+			return { workflow, path };
+		}
+
+		/** Calls the webhook and waits for the execution it started. */
+		async function trigger({ workflow, path }, rows) {
+			const { rest, n8n } = stack;
+			const seen = new Set(((await rest.listExecutions({ workflowId: workflow.id })).results ?? []).map((e) => String(e.id)));
+			let res;
+			// A webhook is registered shortly after the activation returns.
+			for (let tries = 0; tries < 40; tries++) {
+				res = await fetch(`${n8n.url}/webhook/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rows }) });
+				if (res.status !== 404) break;
+				await new Promise((resolve) => setTimeout(resolve, 250));
+			}
+			assert.equal(res.status, 200, await res.text());
+			for (let tries = 0; tries < 240; tries++) {
+				const fresh = ((await rest.listExecutions({ workflowId: workflow.id })).results ?? []).filter((e) => !seen.has(String(e.id)));
+				if (fresh.length > 0) return await rest.waitForExecution(fresh[0].id);
+				await new Promise((resolve) => setTimeout(resolve, 250));
+			}
+			throw new Error('the webhook started no execution');
+		}
+
+		test('an active workflow run twice over the same rows creates each candidate once; the second run sends nothing', async () => {
+			const { sandbox } = stack;
+			const target = await activeWorkflow('rerun');
+			const rows = [1, 2, 3].map((n) => ({ email: `upsert.rerun.${line}.${n}@example.test`, city: 'Berlin' }));
+			const first = await trigger(target, rows);
+			assert.equal(first.status, 'success', JSON.stringify(first.error ?? null));
+			assert.deepEqual(out(first, 'Create or Update').map((json) => json.action), ['created', 'created', 'created']);
+			const before = sandbox.requests.length;
+			const second = await trigger(target, rows);
+			assert.equal(second.status, 'success', JSON.stringify(second.error ?? null));
+			assert.deepEqual(out(second, 'Create or Update').map((json) => json.action), ['unchanged', 'unchanged', 'unchanged']);
+			assert.equal(sandbox.requests.length - before, 0, 'the second run sent nothing');
+			const changed = await trigger(target, rows.map((row, index) => (index === 1 ? { ...row, city: 'Hamburg' } : row)));
+			assert.deepEqual(out(changed, 'Create or Update').map((json) => json.action), ['unchanged', 'updated', 'unchanged']);
+			for (const row of rows) assert.equal(sandbox.candidates(COMPANY).filter((c) => c.email === row.email).length, 1, row.email);
+		});
+
+		test('a retried failed execution creates nothing twice', async () => {
+			const { rest, sandbox } = stack;
+			const target = await activeWorkflow('retry');
+			const rows = [1, 2, 3, 4].map((n) => ({ email: `upsert.retry.${line}.${n}@example.test`, city: 'Berlin' }));
+			// The first execution: its session ends after two creations, the login after it is refused: it fails.
+			sandbox.setFaults({ paths: [CANDIDATE_PATH], sessionRequestLimit: 2, loginScript: [{ ok: true }, { status: 401 }] });
+			let failed;
+			const start = sandbox.requests.length;
+			try {
+				failed = await trigger(target, rows);
+			} finally {
+				sandbox.setFaults({});
+			}
+			assert.equal(failed.status, 'error');
+			const before = sandbox.requests.length;
+			const firstRun = created(sandbox.requests.slice(start, before)).map((r) => r.body?.email);
+			assert.ok(firstRun.length >= 1 && firstRun.length < rows.length, `the failed run created some rows: ${firstRun}`);
+			const seen = new Set(((await rest.listExecutions({ workflowId: target.workflow.id })).results ?? []).map((e) => String(e.id)));
+			// n8n's "Retry" of a failed execution (with the workflow as it was), as the executions list offers it.
+			await rest.post(`/executions/${failed.id}/retry`, { loadWorkflow: false });
+			let retry;
+			for (let tries = 0; tries < 240 && !retry; tries++) {
+				retry = ((await rest.listExecutions({ workflowId: target.workflow.id })).results ?? []).find((e) => !seen.has(String(e.id)));
+				if (!retry) await new Promise((resolve) => setTimeout(resolve, 250));
+			}
+			assert.ok(retry, 'n8n started a retry execution');
+			const finished = await rest.waitForExecution(retry.id);
+			assert.equal(finished.status, 'success', JSON.stringify(finished.error ?? null));
+			const sent = sandbox.requests.slice(before);
+			// The retry creates exactly the rows the failed run had not created.
+			const notYet = rows.map((row) => row.email).filter((email) => !firstRun.includes(email));
+			assert.deepEqual(created(sent).map((r) => r.body?.email), notYet, JSON.stringify(sent.map((r) => [r.method, r.path, r.status])));
+			assert.deepEqual(out(finished, 'Create or Update').map((json) => json.action), rows.map((row) => (firstRun.includes(row.email) ? 'unchanged' : 'created')));
+			for (const row of rows) assert.equal(sandbox.candidates(COMPANY).filter((c) => c.email === row.email).length, 1, row.email);
+		});
+
+		test('a manual execution creates, but n8n keeps no memory of it: a second manual run creates nothing and says why', async () => {
+			const { rest, sandbox } = stack;
+			await rest.createCredential(CREDENTIAL_TYPE, 'e2e upsert manual', credentialData(sandbox.url, 'emailPassword'));
+			const emails = [1, 2].map((n) => `upsert.manual.${line}.${n}@example.test`);
+			const node = upsertNode('um-3', 'e2e upsert manual');
+			node.onError = 'continueRegularOutput';
+			const workflow = await rest.importWorkflow({
+				name: 'e2e: Create or Update (manual)',
+				nodes: [
+					{ id: 'um-1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+					rowsNode('um-2', `return ${JSON.stringify(emails)}.map((email) => ({ json: { email, city: 'Berlin' } }));`),
+					node,
+				],
+				connections: connections('Start'),
+			});
+			const first = await rest.runWorkflow(workflow.id);
+			assert.deepEqual(out(first, 'Create or Update').map((json) => json.action), ['created', 'created']);
+			const before = sandbox.requests.length;
+			const second = await rest.runWorkflow(workflow.id);
+			const outputs = out(second, 'Create or Update');
+			for (const json of outputs) assert.match(String(json.error), /may already exist/);
+			assert.equal(created(sandbox.requests.slice(before)).length, 0);
+			for (const email of emails) assert.equal(sandbox.candidates(COMPANY).filter((c) => c.email === email).length, 1, email);
 		});
 	});
 

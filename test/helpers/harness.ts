@@ -8,6 +8,9 @@
  */
 import { Container } from '@n8n/di';
 import { ExecutionLifecycleHooks, LoadOptionsContext, WorkflowExecute } from 'n8n-core';
+import { DataDeduplicationService } from 'n8n-core/dist/data-deduplication-service';
+
+import { InMemoryDeduplicator } from './deduplicator';
 import { SSHClientsManager } from 'n8n-core/dist/execution-engine/ssh-clients-manager';
 import type {
 	ICredentialDataDecryptedObject,
@@ -256,6 +259,11 @@ export interface RunOptions {
 	timezone?: string;
 	/** The node's setting "Retry On Fail": how many tries (n8n takes 2 to 5) and the wait between them. */
 	retryOnFail?: { maxTries: number; waitBetweenTries?: number };
+	/**
+	 * A manual execution: as n8n's server does (execution-lifecycle-hooks: `!isManualMode`), the
+	 * workflow's static data is not saved afterwards. Default: saved, as for an active workflow.
+	 */
+	manual?: boolean;
 }
 
 export interface RunResult {
@@ -268,8 +276,31 @@ export interface RunResult {
 	run: IRun;
 }
 
+let workflowCount = 0;
+
+/**
+ * n8n's deduplication helpers (`this.helpers.checkProcessedAndRecord` ...) ask the process-wide
+ * DataDeduplicationService, which n8n's server initialises with its database-backed store. Here it
+ * gets the in-memory one of ./deduplicator (the e2e tests use n8n's own).
+ */
+export const deduplicator = new InMemoryDeduplicator();
+
+function useDeduplicationStore(): void {
+	try {
+		DataDeduplicationService.getInstance();
+	} catch {
+		void DataDeduplicationService.init(deduplicator);
+	}
+}
+
 export class Harness {
 	readonly credentials = new TestCredentialsHelper();
+
+	/** The workflow's id: its own per harness, so that n8n's deduplication store keeps each harness apart. */
+	readonly workflowId = `wf-test-${++workflowCount}`;
+
+	/** The workflow's static data, as n8n keeps it in the workflow's row between executions. */
+	staticData: IDataObject = {};
 
 	constructor(credential?: ICredentialDataDecryptedObject) {
 		if (credential) this.credentials.setCredential(CREDENTIAL_ID, credential);
@@ -310,9 +341,12 @@ export class Harness {
 		const connections = {
 			'Input Items': { main: [[{ node: 'Recruiting', type: NodeConnectionTypes.Main, index: 0 }]] },
 		};
-		const workflow = new Workflow({ id: 'wf-test', nodes, connections, nodeTypes, active: false, settings });
+		useDeduplicationStore();
+		// n8n loads the saved static data with the workflow and saves it after a non-manual execution.
+		const staticData = JSON.parse(JSON.stringify(this.staticData)) as IDataObject;
+		const workflow = new Workflow({ id: this.workflowId, nodes, connections, nodeTypes, active: false, settings, staticData });
 		const hooks = new ExecutionLifecycleHooks('manual', 'exec-test', {
-			id: 'wf-test',
+			id: this.workflowId,
 			name: 'test',
 			active: false,
 			activeVersionId: null,
@@ -340,6 +374,7 @@ export class Harness {
 			// a cancelled execution rejects; its run data comes through the hook below
 		}
 		const run = await done.promise;
+		if (!options.manual) this.staticData = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
 		const taskData = run.data.resultData.runData.Recruiting?.[0];
 		return {
 			items: taskData?.data?.main?.[0] ?? [],

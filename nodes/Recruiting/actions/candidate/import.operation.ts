@@ -95,6 +95,11 @@ function checkInput(context: IExecuteFunctions, itemIndex: number, givenSlug: st
 	return { profile, planned };
 }
 
+/** The profile fields an update can carry: all but the ones only Create takes (Source, Employee). */
+export function updatableProfile(profile: IDataObject): IDataObject {
+	return Object.fromEntries(Object.entries(profile).filter(([field]) => !CREATE_ONLY.includes(field)));
+}
+
 /** Sends the profile fields Create did not send (all of them for a given slug); records the outcome in `result`. */
 async function updateProfile(context: IExecuteFunctions, itemIndex: number, run: RunContext, profile: IDataObject, result: IDataObject) {
 	const skip = result.created ? SENT_ON_CREATE : CREATE_ONLY;
@@ -138,24 +143,58 @@ async function addRecords(context: IExecuteFunctions, itemIndex: number, run: Ru
 	return failed;
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject> {
-	// A slug that is not text (an array, object or boolean from an expression) fails the item, as in Update.
-	const slugInput = { user_slug: itemParameter<IDataObject[string]>(this, 'candidateSlug', itemIndex, '') };
-	const givenSlug = (validateBody(this, itemIndex, slugSchema, slugInput, SLUG_LABEL).user_slug as string | undefined) ?? '';
-	const failOnRecordError = itemParameter(this, 'options.failOnRecordError', itemIndex, false) === true;
-	const { profile, planned } = checkInput(this, itemIndex, givenSlug, failOnRecordError);
+/** One row's input, read and checked before the first request. */
+export interface ImportInput {
+	/** The Candidate Slug given ('' when none). */
+	givenSlug: string;
+	failOnRecordError: boolean;
+	/** The profile's wire fields. */
+	profile: IDataObject;
+	planned: PlannedRecord[];
+}
 
-	const created = !givenSlug;
-	const slug = created ? ((await createCandidate(this, itemIndex, run)).slug as string) : givenSlug;
+export function readImport(context: IExecuteFunctions, itemIndex: number): ImportInput {
+	// A slug that is not text (an array, object or boolean from an expression) fails the item, as in Update.
+	const slugInput = { user_slug: itemParameter<IDataObject[string]>(context, 'candidateSlug', itemIndex, '') };
+	const givenSlug = (validateBody(context, itemIndex, slugSchema, slugInput, SLUG_LABEL).user_slug as string | undefined) ?? '';
+	const failOnRecordError = itemParameter(context, 'options.failOnRecordError', itemIndex, false) === true;
+	return { givenSlug, failOnRecordError, ...checkInput(context, itemIndex, givenSlug, failOnRecordError) };
+}
+
+/** What to do for a row: the candidate to use (none: create it), whether to send the profile, which records. */
+export interface ImportPlan {
+	slug?: string;
+	sendProfile?: boolean;
+	records?: PlannedRecord[];
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject> {
+	const input = readImport(this, itemIndex);
+	return await importRow(this, itemIndex, run, input, { slug: input.givenSlug || undefined });
+}
+
+/**
+ * Imports one row: creates the candidate (unless the plan names one), updates its profile, adds
+ * its records, in that order. Create or Update calls it with what its memory says is new.
+ */
+export async function importRow(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	run: RunContext,
+	{ failOnRecordError, profile, planned }: ImportInput,
+	plan: ImportPlan,
+): Promise<IDataObject> {
+	const created = plan.slug === undefined;
+	const slug = plan.slug ?? ((await createCandidate(context, itemIndex, run)).slug as string);
 	const result: IDataObject = { slug, created, profileUpdated: false };
 	// The service takes Source and Employee only when it creates a candidate: say what was left out.
 	const notSent = created ? [] : CREATE_ONLY.filter((field) => profile[field] !== undefined);
 	if (notSent.length > 0) result.notSent = notSent;
 	try {
-		await updateProfile(this, itemIndex, run, profile, result);
-		const failed = await addRecords(this, itemIndex, run, planned, result);
+		if (plan.sendProfile !== false) await updateProfile(context, itemIndex, run, profile, result);
+		const failed = await addRecords(context, itemIndex, run, plan.records ?? planned, result);
 		if (failOnRecordError && failed.length > 0) {
-			const error = new NodeOperationError(this.getNode(), `Import incomplete: ${failed[0]}`, {
+			const error = new NodeOperationError(context.getNode(), `Import incomplete: ${failed[0]}`, {
 				itemIndex,
 				description: `${result.message as string}. The candidate ${created ? 'was created and ' : ''}is kept (slug ${slug}); its results per record are in this error item.`,
 			});
@@ -168,7 +207,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, run: R
 		const nodeError =
 			error instanceof NodeOperationError || error instanceof NodeApiError
 				? error
-				: new NodeOperationError(this.getNode(), messageOf(error), { itemIndex });
+				: new NodeOperationError(context.getNode(), messageOf(error), { itemIndex });
 		nodeError.context.partialResult ??= result;
 		throw nodeError;
 	}

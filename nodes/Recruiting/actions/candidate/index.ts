@@ -2,6 +2,7 @@ import type { ResourceDefinition } from '../context';
 import * as create from './create.operation';
 import * as importOperation from './import.operation';
 import * as update from './update.operation';
+import * as upsert from './upsert.operation';
 
 export const resource: ResourceDefinition = {
 	option: {
@@ -35,9 +36,18 @@ export const resource: ResourceDefinition = {
 				value: 'import',
 				action: 'Import a candidate with all records',
 				description:
-					'Create a candidate from one form or spreadsheet row with profile and all records. Cannot detect duplicates: keep the slug for re-runs.',
+					'Create a candidate from one form or spreadsheet row with profile and all records. Creates a new candidate each time: for re-runs use Create or Update.',
 			},
 			module: importOperation,
+		},
+		{
+			option: {
+				name: 'Create or Update',
+				value: 'upsert',
+				action: 'Create or update a candidate from a row',
+				description: 'Create a new record, or update the current one if it already exists (upsert)',
+			},
+			module: upsert,
 		},
 	],
 };
