@@ -98,12 +98,14 @@ describe('what an agent reads', () => {
 	);
 	const byName = (name: string) => properties.find((property) => property.name === name) as INodeProperties;
 
-	it('the operation says what it does and that it cannot detect duplicates', () => {
+	it('Import says that it creates a new candidate each time and points re-runs to Create or Update', () => {
 		const operation = new Recruiting().description.properties.find(
 			(property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes('candidate'),
 		);
-		const option = (operation?.options as INodePropertyOptions[]).find((entry) => entry.value === 'import');
-		expect(option?.description).toContain('Cannot detect duplicates');
+		const options = operation?.options as INodePropertyOptions[];
+		const option = options.find((entry) => entry.value === 'import');
+		expect(option?.description).toContain('Creates a new candidate each time: for re-runs use Create or Update');
+		expect(options.find((entry) => entry.value === 'upsert')?.name).toBe('Create or Update');
 		expect(byName('importNotice').displayName).toMatch(/every import without a Candidate Slug creates a new candidate/);
 	});
 
