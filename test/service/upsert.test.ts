@@ -195,3 +195,40 @@ describe('candidate.upsert: creations are never repeated', () => {
 		expect(requests).toBe(0);
 	});
 });
+
+describe('candidate.upsert: overlapping executions (n8n saves the static data of the one that ends last)', () => {
+	it('over different rows: the rows whose memory the later save overwrote are refused on a re-run, never created twice', async () => {
+		const harness = new Harness(emailCredential(sandbox(), ALICE));
+		const a = rows(20, 0, 'overlapA');
+		const b = rows(20, 0, 'overlapB');
+		await Promise.all([harness.run({ parameters: upsert(), items: a }), harness.run({ parameters: upsert(), items: b })]);
+		const again = await runRows(harness, [...a, ...b]);
+		expect(count(again.writes, `POST ${CANDIDATE}`)).toBe(0);
+		const refused = again.outputs.filter((json) => /may already exist/.test(String(json.error)));
+		const unchanged = again.outputs.filter((json) => json.action === 'unchanged');
+		// One execution's rows survived in the saved map; the other's are known only to the journal.
+		expect(unchanged).toHaveLength(20);
+		expect(refused).toHaveLength(20);
+		for (const row of [...a, ...b]) expect(sandbox().candidates(1).filter((candidate) => candidate.email === row.email)).toHaveLength(1);
+	}, 60_000);
+
+	it('over the same rows: each candidate created once; the other execution refuses the rows it did not create', async () => {
+		const harness = new Harness(emailCredential(sandbox(), ALICE));
+		const sheet = rows(20, 0, 'overlapSame');
+		const results = await Promise.all([1, 2].map(async () => await harness.run({ parameters: upsert(), items: sheet, onError: 'continueRegularOutput' })));
+		for (const row of sheet) expect(sandbox().candidates(1).filter((candidate) => candidate.email === row.email)).toHaveLength(1);
+		const created = results.flatMap((result) => result.items.filter((item) => item.json.action === 'created'));
+		expect(created).toHaveLength(20);
+	}, 60_000);
+
+	it('a run that changes nothing leaves the static data as it was (n8n then does not save it over another execution)', async () => {
+		const harness = new Harness(emailCredential(sandbox(), ALICE));
+		const sheet = rows(5, 0, 'readonly');
+		await runRows(harness, sheet);
+		// The next run removes the journal's claims of the saved rows (a change, once).
+		await runRows(harness, sheet);
+		const saved = JSON.stringify(harness.staticData);
+		await runRows(harness, sheet);
+		expect(JSON.stringify(harness.staticData)).toBe(saved);
+	}, 60_000);
+});

@@ -89,8 +89,8 @@ export class CandidateMemory {
 	}
 
 	remember(key: string, entry: Omit<Remembered, 't'>): void {
-		this.slugs.set(key, entry);
-		this.notebook[key] = this.slugs.get(key)!;
+		// The notebook holds what this execution changed (not every unchanged row of a large sheet).
+		if (this.slugs.set(key, entry)) this.notebook[key] = this.slugs.get(key)!;
 	}
 
 	/** Forgets one row (its slug, fingerprints and claim): the next run creates it again. */

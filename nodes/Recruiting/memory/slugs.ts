@@ -11,6 +11,7 @@
  * Bounded: past `MAX_ENTRIES` rows, the least recently seen are dropped (they are then created
  * again if they come back: say so in the README).
  */
+import { isEqual } from 'lodash';
 import type { IDataObject } from 'n8n-workflow';
 
 export const MAX_ENTRIES = 100_000;
@@ -38,6 +39,8 @@ interface Stored {
 
 const now = () => Math.floor(Date.now() / 1000);
 
+const DAY = 24 * 60 * 60;
+
 export class SlugMap {
 	private readonly data: Stored;
 
@@ -58,14 +61,22 @@ export class SlugMap {
 		return this.data.rows[key];
 	}
 
-	/** Remembers (or updates) a row; a new row is also listed for the journal's pruning. */
-	set(key: string, entry: Omit<Remembered, 't'>): void {
-		const known = this.data.rows[key] !== undefined;
+	/**
+	 * Remembers (or updates) a row, and says whether it wrote; a new row is also listed for the journal's pruning. A row
+	 * remembered as it is, and seen within the last day, is left alone: an execution that changes
+	 * nothing leaves the static data unchanged, so n8n does not save it over a concurrent one's.
+	 */
+	set(key: string, entry: Omit<Remembered, 't'>): boolean {
+		const existing = this.data.rows[key];
+		if (existing && existing.s === entry.s && existing.p === entry.p && isEqual(existing.r ?? [], entry.r ?? []) && now() - existing.t < DAY) {
+			return false;
+		}
 		this.data.rows[key] = { ...entry, t: now() };
-		if (known) return;
+		if (existing) return true;
 		this.size += 1;
 		this.data.prune = [...(this.data.prune ?? []), key];
 		if (this.size > MAX_ENTRIES) this.dropOldest();
+		return true;
 	}
 
 	forget(key: string): boolean {

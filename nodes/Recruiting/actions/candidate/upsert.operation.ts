@@ -26,7 +26,7 @@ const remembering = { memoryAction: ['remember'] };
 export const description: INodeProperties[] = [
 	{
 		displayName:
-			'Remembers in n8n\'s database which candidate each row became and what was sent, so a re-run sends only what is new or changed. n8n saves this memory at the end of each execution that is not manual: a test run in the editor creates candidates but does not remember their slugs, and a later run stops at those rows instead of creating them twice (see the README).',
+			'Remembers in n8n\'s database which candidate each row became and what was sent, so a re-run sends only what is new or changed. n8n saves this memory at the end of each execution that is not manual, and two executions of this workflow that overlap save over each other: rows created by a manual test run or by the overwritten execution are then stopped with "may already exist" instead of being created twice (see the README). Do not let a sync overlap itself.',
 		name: 'upsertNotice',
 		type: 'notice',
 		default: '',
