@@ -31,6 +31,7 @@ import { checkLoad, executionsByWorker, runLoad } from '../queue/load.mjs';
 import { findModuleState } from '../queue/module-state.mjs';
 import { ensureSystemPackages } from '../queue/services.mjs';
 import { setCredential, startQueueStack, startRegularStack } from '../queue/stacks.mjs';
+import { installSyncWorkflow, runSyncScenario } from '../queue/sync.mjs';
 
 const { values: opts } = parseArgs({
 	options: {
@@ -64,6 +65,10 @@ const SCENARIOS = [
 	{ key: 'queue-empty', stack: 'queue', service: 'normal', start: 'empty' },
 	{ key: 'queue-expiry', stack: 'queue', service: 'expiring', start: 'valid' },
 	{ key: 'queue-single', stack: 'queue', service: 'single', start: 'empty' },
+	// Create or Update (scripts/queue/sync.mjs); sync-kill last: it kills a worker of the stack.
+	{ key: 'sync-rerun', stack: 'queue', service: 'normal', start: 'empty', sync: true },
+	{ key: 'sync-overlap', stack: 'queue', service: 'normal', start: 'empty', sync: true },
+	{ key: 'sync-kill', stack: 'queue', service: 'normal', start: 'empty', sync: true },
 ];
 const selected = opts.only ? SCENARIOS.filter((s) => opts.only.split(',').includes(s.key)) : SCENARIOS.filter((s) => !s.optional);
 if (!selected.length) throw new Error(`--only: none of ${SCENARIOS.map((s) => s.key).join(', ')}`);
@@ -147,7 +152,34 @@ function loginBound(scenario, wallMs) {
 	};
 }
 
+/** A Create or Update scenario (scripts/queue/sync.mjs) on the queue stack. */
+async function runSync(scenario, stack) {
+	const sandbox = await startSandbox(sandboxOptions(scenario.service));
+	const closeSandbox = () => sandbox.close();
+	running.push(closeSandbox);
+	await setCredential(stack, sandbox.url, '');
+	stack.syncWorkflow ??= await installSyncWorkflow(stack.rest);
+	log(`[queue] ${scenario.key}: Create or Update, ${EXECUTIONS} × ${ROWS} rows on main + ${stack.workers.length} workers ...`);
+	const loginsBefore = sandbox.counts.logins;
+	const result = await runSyncScenario(scenario.key, { stack, sandbox, workflowId: stack.syncWorkflow.id, executions: EXECUTIONS, rows: ROWS, log });
+	for (const c of result.checks) log(`   ${c.ok ? 'ok  ' : 'FAIL'} ${c.name}: ${c.detail}`);
+	log(`   ${result.note}`);
+	untrack(closeSandbox);
+	await sandbox.close();
+	return {
+		scenario,
+		setup: `main + ${stack.workers.length} workers`,
+		wallMs: result.wallMs,
+		rowsPerMin: result.rows / (result.wallMs / 60_000),
+		logins: sandbox.counts.logins - loginsBefore,
+		perWorker: '-',
+		checks: result.checks,
+		note: result.note,
+	};
+}
+
 async function runScenario(scenario, stack) {
+	if (scenario.sync) return await runSync(scenario, stack);
 	const sandbox = await startSandbox(sandboxOptions(scenario.service));
 	const closeSandbox = () => sandbox.close();
 	running.push(closeSandbox);
@@ -197,7 +229,7 @@ function table(rows) {
 	const body = rows.map((r) => [
 		r.scenario.key,
 		r.setup,
-		{ single: `single session, ${LIFETIME_S}s lifetime`, expiring: `${LIFETIME_S}s session lifetime`, normal: 'normal' }[r.scenario.service],
+		r.scenario.sync ? 'normal (Create or Update)' : { single: `single session, ${LIFETIME_S}s lifetime`, expiring: `${LIFETIME_S}s session lifetime`, normal: 'normal' }[r.scenario.service],
 		r.scenario.start === 'valid' ? 'valid session' : 'empty',
 		`${secs(r.wallMs)} s`,
 		String(Math.round(r.rowsPerMin)),
@@ -247,6 +279,7 @@ try {
 	log(`\nQueue-mode load: ${EXECUTIONS} overlapping executions × ${ROWS} rows = ${EXECUTIONS * ROWS} candidates per run, ` +
 		`sandbox latency ${LATENCY_MS} ms per request, node defaults (5 concurrent requests per node)\n`);
 	log(table(rows));
+	for (const r of rows.filter((row) => row.note)) log(`- ${r.scenario.key}: ${r.note}`);
 	log(`\nModule-level state: ${stateCheck.ok ? 'none' : stateCheck.detail}` +
 		(moduleState.allowed.length ? ` (weak caches tied to one node run or a load-time constant: ${moduleState.allowed.map((a) => `${a.file}:${a.line}`).join(', ')})` : ''));
 	log(`npm run queue ${failed ? 'FAILED' : 'passed'} in ${secs(Date.now() - t0)}s.`);

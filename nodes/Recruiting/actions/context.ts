@@ -15,16 +15,27 @@ export interface RunContext {
 	once<T>(key: string, work: () => Promise<T>): Promise<T>;
 	/** Candidates created in this execution (item index and slug), for a run that stops to list them. */
 	readonly created: Array<{ item: number; slug: string }>;
+	/** Work to do once every item is done (or the run stops), before the node returns. */
+	atEnd(work: () => Promise<unknown>): void;
+	/** Runs the `atEnd` work (the router calls it). */
+	finish(): Promise<void>;
 }
 
 export function createRunContext(session: TransportSession): RunContext {
 	const results = new OnceMap();
+	const endings: Array<() => Promise<unknown>> = [];
 	return {
 		session,
 		references: new ReferenceCache(session),
 		created: [],
 		async once<T>(key: string, work: () => Promise<T>): Promise<T> {
 			return await results.run(key, work);
+		},
+		atEnd(work) {
+			endings.push(work);
+		},
+		async finish() {
+			await Promise.allSettled(endings.map(async (work) => await work()));
 		},
 	};
 }

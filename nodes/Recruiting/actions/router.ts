@@ -135,6 +135,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		while (next < items.length && !session.stopped && !signal?.aborted) await runItem(next++);
 	};
 	await Promise.all(Array.from({ length: Math.min(settings.concurrency, items.length) }, worker));
+	await run.finish();
 
 	if (failures.size > 0) {
 		// Items that were refused only because the run was stopping are not the cause.

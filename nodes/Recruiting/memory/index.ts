@@ -109,6 +109,11 @@ export class CandidateMemory {
 		return count;
 	}
 
+	/** At the end of the run: the execution's claims written again where an overlapping execution dropped them. */
+	async repair(): Promise<number> {
+		return await this.journal.repair();
+	}
+
 	get journalAvailable(): boolean {
 		return this.journal.available;
 	}

@@ -12,6 +12,7 @@
  * holds about one execution's creations, not the whole memory.
  */
 import type { DeduplicationHelperFunctions, ICheckProcessedOptions } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 const OPTIONS: ICheckProcessedOptions = { mode: 'entries' };
 
@@ -29,6 +30,13 @@ export class Journal {
 	private waiting: Waiting[] = [];
 
 	private writing?: Promise<void>;
+
+	/**
+	 * The claims this execution holds. n8n's store rewrites its whole list without a lock, so an
+	 * overlapping execution's write can drop them (a lost update): every write repeats them all,
+	 * and `repair` writes them again at the end of the run until none is missing.
+	 */
+	private readonly mine = new Set<string>();
 
 	constructor(private readonly helpers: Helpers) {}
 
@@ -52,9 +60,14 @@ export class Journal {
 				const batch = this.waiting;
 				this.waiting = [];
 				try {
-					const { processed } = await this.record(batch.map((entry) => entry.value));
+					const fresh = batch.map((entry) => entry.value).filter((value) => !this.mine.has(value));
+					const { processed } = await this.record([...this.mine, ...fresh]);
 					const taken = new Set(processed.map(String));
-					for (const entry of batch) entry.resolve(taken.has(entry.value));
+					for (const entry of batch) {
+						const claimedElsewhere = !this.mine.has(entry.value) && taken.has(entry.value);
+						if (!claimedElsewhere) this.mine.add(entry.value);
+						entry.resolve(claimedElsewhere);
+					}
 				} catch (error) {
 					for (const entry of batch) entry.reject(error);
 				}
@@ -74,8 +87,26 @@ export class Journal {
 		}
 	}
 
+	/**
+	 * At the end of the run: writes this execution's claims again until n8n's store holds them all
+	 * (an overlapping execution may have written over them). A few tries, a short random wait apart.
+	 */
+	async repair(): Promise<number> {
+		if (!this.available || this.mine.size === 0) return 0;
+		let restored = 0;
+		for (let tries = 0; tries < 5; tries++) {
+			await (this.writing ?? Promise.resolve());
+			const lost = (await this.record([...this.mine])).new.length;
+			restored += lost;
+			if (lost === 0) break;
+			await sleep(20 + Math.floor(Math.random() * 100));
+		}
+		return restored;
+	}
+
 	/** Removes claims: a creation the service refused, a forgotten row, or rows the saved map holds. */
 	async release(keys: string[]): Promise<void> {
+		for (const key of keys) this.mine.delete(claimOf(key));
 		if (keys.length === 0 || typeof this.helpers.removeProcessed !== 'function') return;
 		await this.helpers.removeProcessed(keys.map(claimOf), 'node', OPTIONS);
 	}

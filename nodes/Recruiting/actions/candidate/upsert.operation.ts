@@ -101,7 +101,11 @@ function rowKeyOf(context: IExecuteFunctions, itemIndex: number, memory: Candida
 }
 
 async function memoryOf(context: IExecuteFunctions, run: RunContext): Promise<CandidateMemory> {
-	return await run.once('candidateMemory', async () => await CandidateMemory.open(context, await run.session.getCredentials(context)));
+	return await run.once('candidateMemory', async () => {
+		const memory = await CandidateMemory.open(context, await run.session.getCredentials(context));
+		run.atEnd(async () => await memory.repair());
+		return memory;
+	});
 }
 
 const recordKey = (record: PlannedRecord) => recordPrint(record.kind.type, record.body ?? {});
