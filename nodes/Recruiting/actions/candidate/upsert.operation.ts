@@ -26,7 +26,7 @@ const remembering = { memoryAction: ['remember'] };
 export const description: INodeProperties[] = [
 	{
 		displayName:
-			'Remembers in n8n\'s database which candidate each row became and what was sent, so a re-run sends only what is new or changed. n8n saves this memory at the end of each execution that is not manual, and two executions of this workflow that overlap save over each other: rows created by a manual test run or by the overwritten execution are then stopped with "may already exist" instead of being created twice (see the README). Do not let a sync overlap itself.',
+			'Remembers in n8n\'s database which candidate each row became and what was sent, so a re-run sends only what is new or changed. n8n saves this memory at the end of each execution that is not manual, and two executions of this workflow that overlap save over each other: rows created by a manual test run or by the overwritten execution are then stopped with "may already exist" instead of being created twice. In queue mode n8n 2.x gives workers no saved memory: rows are created once but not updated later. Do not let a sync overlap itself; see the README.',
 		name: 'upsertNotice',
 		type: 'notice',
 		default: '',
