@@ -14,14 +14,22 @@ function writtenForms(secret: string): string[] {
 	return escaped === secret ? [secret] : [secret, escaped, JSON.stringify(escaped).slice(1, -1)];
 }
 
+/** Every written form of the secrets worth redacting (four characters or more), computed once per redaction. */
+function formsOf(secrets: Iterable<string>): string[] {
+	const forms: string[] = [];
+	for (const secret of secrets) if (secret.length >= 4) forms.push(...writtenForms(secret));
+	return forms;
+}
+
+function redactForms(text: string, forms: string[]): string {
+	let result = text;
+	for (const form of forms) if (result.includes(form)) result = result.split(form).join('[redacted]');
+	return result.replace(/(bearer\s+)[^\s"',;]+/gi, '$1[redacted]');
+}
+
 /** Removes every given secret (also JSON-escaped), and anything shaped like a bearer token, from a text. */
 export function redact(text: string, secrets: Iterable<string> = []): string {
-	let result = text;
-	for (const secret of secrets) {
-		if (secret.length < 4) continue;
-		for (const form of writtenForms(secret)) if (result.includes(form)) result = result.split(form).join('[redacted]');
-	}
-	return result.replace(/(bearer\s+)[^\s"',;]+/gi, '$1[redacted]');
+	return redactForms(text, formsOf(secrets));
 }
 
 /** A text redacted first, then cut to `max` characters: a cut never leaves part of a secret behind. */
@@ -38,9 +46,9 @@ const SECRET_KEY = /token|passw(or)?d|secret|api_?key/i;
  * a secret (token, password, secret, API key) are replaced whole.
  */
 export function redactValues<T>(value: T, secrets: Iterable<string>, secretKeys = false): T {
-	const list = [...secrets];
+	const forms = formsOf(secrets);
 	const walk = (entry: unknown): unknown => {
-		if (typeof entry === 'string') return redact(entry, list);
+		if (typeof entry === 'string') return redactForms(entry, forms);
 		if (Array.isArray(entry)) return entry.map(walk);
 		if (typeof entry === 'object' && entry !== null) {
 			const out: IDataObject = {};

@@ -93,10 +93,17 @@ export class TransportSession {
 		return cancellableWait(() => this.stopping || cancelled(context));
 	}
 
+	/** The last list `secrets()` built, and how many session tokens the owner had seen then. */
+	private secretList?: { seen: number; list: string[] };
+
 	/** Every secret value this execution knows, for redaction (nothing when the credential was never read). */
 	async secrets(): Promise<string[]> {
 		const credentials = await this.credentials?.catch(() => undefined);
-		return credentials ? this.secretsFor(credentials) : [];
+		if (!credentials) return [];
+		// Asked for every output item: built again only when a new session token was seen.
+		const seen = this.owner?.seen.size ?? 0;
+		if (this.secretList?.seen !== seen) this.secretList = { seen, list: this.secretsFor(credentials) };
+		return this.secretList.list;
 	}
 
 	secretsFor(credentials: ICredentialDataDecryptedObject): string[] {

@@ -51,9 +51,12 @@ export class RetryMemory {
 	private readonly run: string;
 	private readonly inputs = new Map<number, string>();
 
+	/** Whether the node has "Retry On Fail": without it nothing runs the node again, and nothing is noted. */
+	private readonly active: boolean;
+
 	constructor(private readonly context: IExecuteFunctions) {
-		// Without "Retry On Fail" nothing runs the node again: nothing is kept (`store` stays apart).
 		const retried = context.getNode().retryOnFail === true;
+		this.active = retried;
 		const nodeContext = retried ? context.getContext('node') : {};
 		const existing = nodeContext[RETRY_MEMORY_KEY] as Store | undefined;
 		this.store = existing ?? {};
@@ -97,6 +100,7 @@ export class RetryMemory {
 
 	/** Notes the candidate this try created for the item. */
 	created(itemIndex: number, slug: string): void {
+		if (!this.active) return;
 		this.own(itemIndex).slug = slug;
 	}
 
@@ -107,6 +111,7 @@ export class RetryMemory {
 
 	/** Notes a record this try added for the item. */
 	addedRecord(itemIndex: number, record: string): void {
+		if (!this.active) return;
 		const entry = this.own(itemIndex);
 		entry.records = [...(entry.records ?? []), record];
 	}
