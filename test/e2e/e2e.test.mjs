@@ -450,7 +450,7 @@ describe(`real n8n ${line}.x with n8n-nodes-recruiting`, { timeout: 10 * 60_000 
 			assert.deepEqual(jonas.records.languages.map((l) => l.language_id).sort((a, b) => a - b), [23, 26, 28]);
 		});
 
-		test('spreadsheet-sync.json: CSV from disk → Create or Update → CSV with slug and action; run twice as production executions, the second reports every row unchanged and sends nothing', async () => {
+		test('spreadsheet-sync.json: CSV from disk → Create or Update → CSV with slug and action; run twice as production executions, the second reports every row unchanged and sends nothing; then an edited row is updated and a broken one written back as failed', async () => {
 			const { sandbox } = stack;
 			const sample = parseCsv(fs.readFileSync(path.join(examplesDir, SYNC.sampleCsv), 'utf8'));
 			assert.equal(sample.rows.length, 15);
@@ -460,6 +460,8 @@ describe(`real n8n ${line}.x with n8n-nodes-recruiting`, { timeout: 10 * 60_000 
 			const entries = (text) => text.split(';').filter((part) => part.trim() !== '').length;
 
 			const sync = await setUpSpreadsheetSync(stack);
+			const triggers = sync.workflow.nodes.filter((node) => /Trigger$|\.webhook$/.test(node.type)).map((node) => node.type).sort();
+			assert.deepEqual(triggers, ['n8n-nodes-base.scheduleTrigger', 'n8n-nodes-base.webhook']);
 			const first = await runSpreadsheetSyncOnce(stack, sync);
 			assert.equal(first.execution.status, 'success', JSON.stringify(first.execution.error ?? first.execution.lastNodeExecuted));
 			assert.equal(first.execution.mode, 'webhook', 'a production execution');
@@ -501,6 +503,52 @@ describe(`real n8n ${line}.x with n8n-nodes-recruiting`, { timeout: 10 * 60_000 
 				assert.equal(row.slug, slugs.get(row.email), `${row.email}: the same slug`);
 			}
 			for (const email of emails) assert.equal(sandbox.candidates(COMPANY).filter((c) => c.email === email).length, 1, email);
+
+			// A third run over an edited sheet: one city changed, one row with a broken e-mail added.
+			const edited = `${sample.columns.join(',')}\n${sample.rows
+				.map((row, index) => ({ ...row, city: index === 1 ? 'Potsdam' : row.city }))
+				.concat([{ email: 'not-an-email', first_name: 'Nina', last_name: 'Vogel', city: 'Kiel', it_skills: '', languages: '' }])
+				.map((row) => sample.columns.map((column) => row[column]).join(','))
+				.join('\n')}\n`;
+			fs.writeFileSync(sync.input, edited);
+			const before = sandbox.requests.length;
+			const third = await runSpreadsheetSyncOnce(stack, sync);
+			assert.equal(third.execution.status, 'success', JSON.stringify(third.execution.error ?? third.execution.lastNodeExecuted));
+			const expected = [...emails.map((_, index) => (index === 1 ? 'updated' : 'unchanged')), 'failed'];
+			assert.deepEqual(third.actions, expected);
+			assert.deepEqual(third.file.rows.map((row) => row.action), expected);
+			assert.equal(third.file.rows[1].slug, slugs.get(emails[1]));
+			assert.equal(byEmail(emails[1]).city, 'Potsdam', 'the changed city reached the service');
+			const broken = third.file.rows[15];
+			assert.equal(broken.email, 'not-an-email');
+			assert.equal(broken.slug, '');
+			assert.match(broken.error, /e-?mail/i);
+			assert.deepEqual(third.file.rows.slice(0, 15).map((row) => row.error), emails.map(() => ''));
+			const sent = sandbox.requests.slice(before);
+			assert.equal(sent.filter((r) => r.method === 'POST' && r.path === '/gin/v1/company/candidate').length, 0, 'no candidate created');
+			for (const email of emails) assert.equal(sandbox.candidates(COMPANY).filter((c) => c.email === email).length, 1, email);
+		});
+
+		test('the file nodes may read only inside N8N_RESTRICT_FILE_ACCESS_TO (the stack\'s files folder)', async () => {
+			const { rest, filesDir } = stack;
+			const inside = path.join(filesDir, 'inside.csv');
+			const outside = path.join(path.dirname(filesDir), `outside-${process.pid}-${Date.now()}.csv`);
+			fs.writeFileSync(inside, 'a\n1\n');
+			fs.writeFileSync(outside, 'a\n1\n');
+			try {
+				const read = (file, id) => ({ id, name: `Read ${id}`, type: 'n8n-nodes-base.readWriteFile', typeVersion: 1, position: [200, id === 'in' ? 0 : 200], parameters: { fileSelector: file, options: {} }, onError: 'continueRegularOutput' });
+				const workflow = await rest.importWorkflow({
+					name: 'e2e: file access',
+					nodes: [{ id: 'fa-1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} }, read(inside, 'in'), read(outside, 'out')],
+					connections: { Start: { main: [[{ node: 'Read in', type: 'main', index: 0 }, { node: 'Read out', type: 'main', index: 0 }]] } },
+				});
+				const execution = await rest.runWorkflow(workflow.id);
+				assert.equal(out(execution, 'Read in')[0]?.fileName, 'inside.csv', JSON.stringify(out(execution, 'Read in')));
+				assert.match(String(out(execution, 'Read out')[0]?.error), /not allowed/i, JSON.stringify(out(execution, 'Read out')));
+			} finally {
+				fs.rmSync(inside, { force: true });
+				fs.rmSync(outside, { force: true });
+			}
 		});
 
 		test('spreadsheet-batch.json: 200 rows, bad ones on the error outputs, the rest stored', async () => {
