@@ -215,6 +215,14 @@ describe('redirects are answers, never followed (no follow-redirects wrapper on 
 		expect(target.isDone()).toBe(false);
 	});
 
+	it('a creation answered 303 (See Other may follow a creation) is listed as one whose outcome is unknown', async () => {
+		nock(BASE).post('/v1/login').reply(200, envelope({ token: 'tok-r' }));
+		nock(BASE).post(CANDIDATE).reply(303, '', { Location: `${BASE}${CANDIDATE}/slug-x` });
+		const result = await new Harness(emailPassword()).run({ parameters: create() });
+		expect(result.error?.message).toContain('answered with a redirect (HTTP 303)');
+		expect(result.error?.description).toContain('Creations under way when it stopped, which the service may or may not have stored (item index): 0');
+	});
+
 	it('a login answered 308 fails the login with the same advice, once (not retried)', async () => {
 		const login = nock(BASE).post('/v1/login').reply(308, '', { Location: 'https://elsewhere.example.test/v1/login' });
 		const harness = new Harness(emailPassword());
