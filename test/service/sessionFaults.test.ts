@@ -122,7 +122,7 @@ describe('18. a hung service: the Request Timeout option', () => {
 
 	it('an update that hangs is repeated (a PUT is safe to repeat)', async () => {
 		const harness = new Harness(tokenCredential(sandbox()));
-		const created = await harness.run({ parameters: createParameters(), items: candidateRows(4, 'hang-update') });
+		const created = await harness.run({ parameters: createParameters({}), items: candidateRows(4, 'hang-update') });
 		const slugs = created.items.map((item) => ({ slug: item.json.slug }));
 		sandbox().setFaults({ hangMs: 5000, hangPaths: [CANDIDATE_PATH], hangRate: 0.5, seed: 2 });
 		const result = await harness.run({
