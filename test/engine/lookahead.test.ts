@@ -13,6 +13,16 @@ setUpNock();
 
 const JOB_PATH = '/gin/v1/company/candidate/job';
 
+/** IT skills of one candidate, each item's skill and level mapped by expressions. */
+const skills = (concurrency: number) => ({
+	resource: 'candidateItSkill',
+	operation: 'add',
+	candidateSlug: 'slug-1',
+	skillName: '={{ $json.skill }}',
+	skillLevel: '={{ $json.level }}',
+	options: { concurrency },
+});
+
 describe('preparation ahead of the requests in flight', () => {
 	it('the next item is prepared while the request before it is in flight (its job type list is asked before that answer)', async () => {
 		const arrivals: Array<{ what: string; at: number }> = [];
@@ -69,14 +79,7 @@ describe('preparation ahead of the requests in flight', () => {
 			{ skill: 'Excel', level: 2 },
 		];
 		const result = await run(
-			{
-				resource: 'candidateItSkill',
-				operation: 'add',
-				candidateSlug: 'slug-1',
-				skillName: '={{ $json.skill }}',
-				skillLevel: '={{ $json.level }}',
-				options: { concurrency: 1 },
-			},
+			skills(1),
 			items,
 		);
 		expect(result.error?.message).toBe('The service rejected the input (HTTP 422): user_slug: unknown candidate');
@@ -87,14 +90,7 @@ describe('preparation ahead of the requests in flight', () => {
 		const service = new FakeService();
 		const items = Array.from({ length: 300 }, (_, index) => ({ skill: `Skill ${index}`, level: (index % 4) + 1 }));
 		const result = await run(
-			{
-				resource: 'candidateItSkill',
-				operation: 'add',
-				candidateSlug: 'slug-1',
-				skillName: '={{ $json.skill }}',
-				skillLevel: '={{ $json.level }}',
-				options: { concurrency: 20 },
-			},
+			skills(20),
 			items,
 		);
 		expect(result.error).toBeUndefined();
