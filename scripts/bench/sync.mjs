@@ -184,6 +184,7 @@ function startSandboxProcess(latencyMs) {
 }
 
 let harnessModule;
+const journal = { calls: 0, values: 0, ms: 0 };
 function loadHarness() {
 	if (harnessModule) return harnessModule;
 	require('ts-node').register({
@@ -194,6 +195,21 @@ function loadHarness() {
 		preferTsExts: true,
 	});
 	harnessModule = require(path.join(repoRoot, 'test', 'helpers', 'harness.ts'));
+	// What the node asks of n8n's deduplication store (the creation journal): calls, values passed, time inside.
+	const store = harnessModule.deduplicator;
+	for (const name of ['checkProcessedAndRecord', 'removeProcessed']) {
+		const original = store[name].bind(store);
+		store[name] = async (items, ...rest) => {
+			const t0 = performance.now();
+			try {
+				return await original(items, ...rest);
+			} finally {
+				journal.calls += 1;
+				journal.values += items.length;
+				journal.ms += performance.now() - t0;
+			}
+		};
+	}
 	return harnessModule;
 }
 
@@ -208,6 +224,7 @@ const writesOf = (byRoute) => Object.entries(byRoute).filter(([route]) => !route
 const countOf = (byRoute, route) => byRoute[route] ?? 0;
 
 async function runOnce(harness, sandbox, rows, concurrency, from) {
+	const journal0 = { ...journal };
 	const cpu0 = process.cpuUsage();
 	const t0 = performance.now();
 	const result = await harness.run({ parameters: upsertParameters(concurrency), items: rows, onError: 'continueRegularOutput' });
@@ -220,7 +237,8 @@ async function runOnce(harness, sandbox, rows, concurrency, from) {
 		const action = json.error !== undefined ? 'error' : String(json.action);
 		actions[action] = (actions[action] ?? 0) + 1;
 	}
-	return { result, outputs, wallMs, cpuMs: (cpu.user + cpu.system) / 1000, seen, actions };
+	const store = { calls: journal.calls - journal0.calls, values: journal.values - journal0.values, ms: Math.round(journal.ms - journal0.ms) };
+	return { result, outputs, wallMs, cpuMs: (cpu.user + cpu.system) / 1000, seen, actions, store };
 }
 
 // n8n-core writes an instance key into its user folder: a throw-away one, not the user's ~/.n8n.
@@ -280,6 +298,7 @@ for (const latencyMs of latencies) {
 		check(cell, countOf(s, `PUT ${CANDIDATE}`) === city.size, `re-run: ${countOf(s, `PUT ${CANDIDATE}`)} profile updates for ${city.size} rows with a new city`);
 		check(cell, countOf(s, `POST ${CANDIDATE}/it-skill`) === skill.size, `re-run: ${countOf(s, `POST ${CANDIDATE}/it-skill`)} IT skill records for ${skill.size} rows with one more skill`);
 		check(cell, writesOf(s).length === (city.size > 0) + (skill.size > 0), `re-run: no other write (${writesOf(s).map(([route, n]) => `${route} ${n}`).join(', ')})`);
+		check(cell, second.seen.total === changed, `re-run: ${second.seen.total} requests in all for ${changed} changed rows (no read, no login: the unchanged rows sent nothing)`);
 		check(cell, countOf(s, LOGIN) === 0, `re-run: ${countOf(s, LOGIN)} logins (the session stored by the first run is used)`);
 		check(cell, Object.keys(second.seen.byStatus).every((status) => Number(status) < 300), `re-run: every answer 2xx (${JSON.stringify(second.seen.byStatus)})`);
 		const updatedRows = new Set(second.outputs.flatMap((json, index) => (json.action === 'updated' ? [index] : [])));
@@ -297,8 +316,8 @@ for (const latencyMs of latencies) {
 			rows: rowCount,
 			changedRows: changed,
 			loadavg: load.map((v) => Number(v.toFixed(2))),
-			first: { requests: first.seen.total, byRoute: f, wallS: Number((first.wallMs / 1000).toFixed(1)), cpuS: Number((first.cpuMs / 1000).toFixed(1)), actions: first.actions, arrivalTenthsMs: first.seen.tenths.map((at) => at - first.seen.tenths[0]) },
-			rerun: { requests: second.seen.total, byRoute: s, wallS: Number((second.wallMs / 1000).toFixed(2)), cpuS: Number((second.cpuMs / 1000).toFixed(2)), actions: second.actions },
+			first: { requests: first.seen.total, byRoute: f, wallS: Number((first.wallMs / 1000).toFixed(1)), cpuS: Number((first.cpuMs / 1000).toFixed(1)), actions: first.actions, deduplicationStore: first.store, arrivalTenthsMs: first.seen.tenths.map((at) => at - first.seen.tenths[0]) },
+			rerun: { requests: second.seen.total, byRoute: s, wallS: Number((second.wallMs / 1000).toFixed(2)), cpuS: Number((second.cpuMs / 1000).toFixed(2)), actions: second.actions, deduplicationStore: second.store },
 		});
 	}
 }
@@ -339,6 +358,11 @@ for (const c of cells) {
 	const t = c.first.arrivalTenthsMs;
 	const perTenth = t.slice(1).map((at, k) => (c.first.requests / 10 / ((at - t[k]) / 1000)).toFixed(0));
 	console.log(`  ${c.latencyMs} ms, c${c.concurrency}: ${perTenth.join(' ')}`);
+}
+console.log("\nn8n's deduplication store (the creation journal; in-memory here, n8n's database in n8n), per run: calls, values passed, time inside:");
+for (const c of cells) {
+	const text = (d) => `${d.calls} calls, ${d.values} values, ${d.ms} ms`;
+	console.log(`  ${c.latencyMs} ms, c${c.concurrency}: first run ${text(c.first.deduplicationStore)}; re-run ${text(c.rerun.deduplicationStore)}`);
 }
 console.log(`\n${failures.length === 0 ? 'Every check passed.' : `${failures.length} checks FAILED:\n${failures.join('\n')}`}`);
 console.log(`SYNC ${JSON.stringify({ rows: rowCount, changed: share, seconds: Math.round((performance.now() - started) / 1000), failures: failures.length, cells })}`);
