@@ -14,16 +14,10 @@ function writtenForms(secret: string): string[] {
 	return escaped === secret ? [secret] : [secret, escaped, JSON.stringify(escaped).slice(1, -1)];
 }
 
-/** The forms of a list of secrets (the execution's list is the same array until a new session token is seen). */
-const formsOfList = new WeakMap<readonly string[], string[]>();
-
-/** Every written form of the secrets worth redacting (four characters or more), computed once per list of secrets. */
+/** Every written form of the secrets worth redacting (four characters or more), computed once per redaction. */
 function formsOf(secrets: Iterable<string>): string[] {
-	const known = Array.isArray(secrets) ? formsOfList.get(secrets) : undefined;
-	if (known) return known;
 	const forms: string[] = [];
 	for (const secret of secrets) if (secret.length >= 4) forms.push(...writtenForms(secret));
-	if (Array.isArray(secrets)) formsOfList.set(secrets, forms);
 	return forms;
 }
 
