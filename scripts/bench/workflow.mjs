@@ -59,6 +59,7 @@ once through a hand-wired chain of HTTP Request nodes, against the sandbox at --
                        taken only when a target is missed (into .cache/workflow-profiles/)
   --no-profile         never profile
   --no-build           use dist/ as it is (default: npm run build first)
+  --summarise DIR      only print the summary of the .cpuprofile files in DIR (per row: --rows)
   -h, --help           this help
 
 Last line: WORKFLOW {json}.`;
@@ -75,6 +76,7 @@ try {
 			profile: { type: 'string' },
 			'no-profile': { type: 'boolean', default: false },
 			'no-build': { type: 'boolean', default: false },
+			summarise: { type: 'string' },
 			help: { type: 'boolean', short: 'h', default: false },
 		},
 		strict: true,
@@ -285,15 +287,26 @@ const ROW_REQUESTS = ['create', 'update', 'job', 'itSkill', 'additionalInfo'].ma
 	return `${r.method} ${r.path}`;
 });
 
+/**
+ * n8n's executions of a workflow (newest first). A network error is tried again: a poll a few
+ * seconds apart can meet n8n closing the idle keep-alive connection just then ("fetch failed").
+ */
 async function executionsOf(rest, workflowId) {
-	const list = await rest.listExecutions({ workflowId, limit: 20 });
-	return list.results ?? list;
+	for (let attempt = 1; ; attempt++) {
+		try {
+			const list = await rest.listExecutions({ workflowId, limit: 20 });
+			return list.results ?? list;
+		} catch (err) {
+			if (err.status !== undefined || attempt >= 5) throw err;
+			await sleep(500);
+		}
+	}
 }
 
 /**
  * One execution of a workflow with `rows` rows: POSTs the webhook, waits until n8n records the
  * execution as finished, reads the CPU of n8n's processes before and after. While the rows are
- * under way it watches the sandbox (in this process: free for n8n), asking n8n only every 5 s,
+ * under way it watches the sandbox (in this process: free for n8n), asking n8n only every 3 s,
  * so that polling n8n's REST API adds almost nothing to the CPU measured.
  */
 async function runOnce({ stack, workflow, rows, run, profiler }) {
@@ -318,7 +331,7 @@ async function runOnce({ stack, workflow, rows, run, profiler }) {
 	const deadline = t0 + 30 * 60_000;
 	for (;;) {
 		const allSent = writes() >= rows * ROW_REQUESTS.length;
-		if (allSent || Date.now() - lastAsked > 5000) {
+		if (allSent || Date.now() - lastAsked > 3000) {
 			lastAsked = Date.now();
 			const fresh = (await executionsOf(rest, workflow.id)).filter((e) => !known.has(String(e.id)));
 			const done = fresh.find((e) => !['new', 'running', 'waiting'].includes(e.status) && e.stoppedAt);
@@ -448,9 +461,10 @@ async function attachProfiler(pid, inspectPort) {
 
 /** Parts of n8n's CPU, first match wins (a function's script URL). */
 const N8N_PARTS = [
-	{ part: 'Recruiting node (this package)', test: (url) => /package-snapshots|n8n-nodes-recruiting/.test(url) },
+	// the packed package n8n loads (scripts/n8n/stack.mjs: .cache/package-snapshots/<run>/package/)
+	{ part: 'Recruiting node (this package)', test: (url) => /package-snapshots\/[^/]+\/package\//.test(url) },
 	{ part: 'n8n-nodes-base (HTTP Request, Code, Webhook nodes)', test: (url) => /node_modules\/n8n-nodes-base\//.test(url) },
-	{ part: "expression engine (n8n-workflow, @n8n/tournament, luxon, esprima/recast)", test: (url) => /node_modules\/(n8n-workflow|@n8n\/tournament|@n8n\/expression[^/]*|luxon|esprima-next|recast|ast-types|jmespath)\//.test(url) },
+	{ part: 'expression engine (n8n-workflow, @n8n/expression-runtime on isolated-vm, @n8n/tournament, luxon)', test: (url) => /node_modules\/(n8n-workflow|@n8n\/tournament|@n8n\/expression-runtime|isolated-vm|luxon|esprima-next|recast|ast-types|jmespath)\//.test(url) },
 	{ part: 'n8n-core (engine, request helper)', test: (url) => /node_modules\/n8n-core\//.test(url) },
 	{ part: 'HTTP stack (axios, follow-redirects, form-data, Node http/net)', test: (url) => /node_modules\/(axios|follow-redirects|proxy-from-env|form-data)\//.test(url) || url.startsWith('node:') },
 	{ part: 'zod', test: (url) => /node_modules\/zod\//.test(url) },
@@ -479,6 +493,22 @@ function summariseProfile(file, rows) {
 		.slice(0, 12)
 		.map(([fn, ms]) => ({ fn, msPerRow: ms / rows }));
 	return { totalMsPerRow: total / rows, byPart, top };
+}
+
+function printProfile(variant, summary) {
+	const lpad = (s, n) => String(s).padStart(n);
+	for (const p of summary.byPart) log(`  ${lpad(p.msPerRow.toFixed(3), 7)} ms/row ${lpad((p.share * 100).toFixed(0), 3)}%  ${p.part}`);
+	log('  top functions (self time, ms/row; a native function under its own name):');
+	for (const f of summary.top) log(`  ${lpad(f.msPerRow.toFixed(3), 7)}  ${f.fn}`);
+}
+
+if (args.summarise) {
+	for (const file of fs.readdirSync(args.summarise).filter((f) => f.endsWith('.cpuprofile')).sort()) {
+		const summary = summariseProfile(path.join(args.summarise, file), ROWS);
+		log(`${file}: sampled ${summary.totalMsPerRow.toFixed(2)} ms/row (${ROWS} rows)`);
+		printProfile(file, summary);
+	}
+	process.exit(0);
 }
 
 // ---- main ---------------------------------------------------------------------------------
@@ -623,9 +653,7 @@ try {
 				profiles[variant] = { ...summary, measuredCpuMsPerRow: result.cpuMs.total / ROWS, measuredMainMsPerRow: result.cpuMs.main / ROWS, durationS: result.durationMs / 1000 };
 				log('');
 				log(`${variant}: sampled ${summary.totalMsPerRow.toFixed(2)} ms/row in the main process (measured under the profiler: ${(result.cpuMs.main / ROWS).toFixed(2)} main, ${(result.cpuMs.total / ROWS).toFixed(2)} total)`);
-				for (const p of summary.byPart) log(`  ${lpad(p.msPerRow.toFixed(3), 7)} ms/row ${lpad((p.share * 100).toFixed(0), 3)}%  ${p.part}`);
-				log('  top functions (self time, ms/row):');
-				for (const f of summary.top) log(`  ${lpad(f.msPerRow.toFixed(3), 7)}  ${f.fn}`);
+				printProfile(variant, summary);
 			}
 		} finally {
 			profiler.close();
