@@ -59,6 +59,8 @@ once through a hand-wired chain of HTTP Request nodes, against the sandbox at --
                        taken only when a target is missed (into .cache/workflow-profiles/)
   --no-profile         never profile
   --no-build           use dist/ as it is (default: npm run build first)
+  --n8n-env KEY=VALUE  an environment variable for n8n (repeatable), e.g.
+                       N8N_EXPRESSION_ENGINE=legacy to see the cost of 2.x's isolated expressions
   --summarise DIR      only print the summary of the .cpuprofile files in DIR (per row: --rows)
   -h, --help           this help
 
@@ -77,6 +79,7 @@ try {
 			'no-profile': { type: 'boolean', default: false },
 			'no-build': { type: 'boolean', default: false },
 			summarise: { type: 'string' },
+			'n8n-env': { type: 'string', multiple: true, default: [] },
 			help: { type: 'boolean', short: 'h', default: false },
 		},
 		strict: true,
@@ -526,16 +529,25 @@ function httpRequestVersion() {
 	return match ? Number(match[1]) : 4.2;
 }
 
+const n8nEnv = {};
+for (const pair of args['n8n-env']) {
+	const at = pair.indexOf('=');
+	if (at < 1) {
+		console.error(`--n8n-env takes KEY=VALUE, not "${pair}"`);
+		process.exit(2);
+	}
+	n8nEnv[pair.slice(0, at)] = pair.slice(at + 1);
+}
 const inspectPort = await freePort();
 const wantProfile = !args['no-profile'];
 const started = Date.now();
-log(`[workflow] ${ROWS} rows per run, warm-up ${WARMUP}, sandbox latency ${LATENCY} ms; variants ${VARIANTS.join(', ')}; load ${loadavg()}`);
+log(`[workflow] ${ROWS} rows per run, warm-up ${WARMUP}, sandbox latency ${LATENCY} ms; variants ${VARIANTS.join(', ')}; load ${loadavg()}${Object.keys(n8nEnv).length ? `; n8n env ${JSON.stringify(n8nEnv)}` : ''}`);
 const stack = await startStack({
 	doBuild: !args['no-build'],
 	log,
 	sandboxOptions: { faults: LATENCY ? { latencyMs: LATENCY } : undefined },
 	// the inspector opens only when the profiler is attached (SIGUSR1); until then the port is unused
-	n8nOptions: { env: wantProfile ? { NODE_OPTIONS: `--inspect-port=127.0.0.1:${inspectPort}` } : {} },
+	n8nOptions: { env: { ...n8nEnv, ...(wantProfile ? { NODE_OPTIONS: `--inspect-port=127.0.0.1:${inspectPort}` } : {}) } },
 });
 let failed = false;
 const results = [];
@@ -609,7 +621,7 @@ try {
 	const pad = (s, n) => String(s).padEnd(n);
 	const lpad = (s, n) => String(s).padStart(n);
 	log('');
-	log(`n8n ${n8n.version}, sandbox latency ${LATENCY} ms, ${ROWS} rows per execution (5 requests per row), after a warm-up of ${WARMUP} rows`);
+	log(`n8n ${n8n.version}${Object.keys(n8nEnv).length ? ` (${Object.entries(n8nEnv).map(([k, v]) => `${k}=${v}`).join(' ')})` : ''}, sandbox latency ${LATENCY} ms, ${ROWS} rows per execution (5 requests per row), after a warm-up of ${WARMUP} rows`);
 	log(`${pad('variant', 16)}${lpad('time s', 8)}${lpad('rows/min', 10)}${lpad('CPU ms/row', 12)}${lpad('main', 8)}${lpad('runners', 9)}${lpad('logins', 8)}  load (1/5/15 min)`);
 	for (const r of results) {
 		log(`${pad(r.variant, 16)}${lpad(r.durationS.toFixed(1), 8)}${lpad(r.rowsPerMinute.toFixed(0), 10)}${lpad(r.cpuMsPerRow.toFixed(2), 12)}${lpad(r.cpuMainMsPerRow.toFixed(2), 8)}${lpad(r.cpuRunnersMsPerRow.toFixed(2), 9)}${lpad(r.logins, 8)}  ${r.load}`);
@@ -662,6 +674,7 @@ try {
 
 	const json = {
 		n8n: n8n.version,
+		n8nEnv: Object.keys(n8nEnv).length ? n8nEnv : undefined,
 		rows: ROWS,
 		warmupRows: WARMUP,
 		latencyMs: LATENCY,
