@@ -48,6 +48,8 @@ once through a hand-wired chain of HTTP Request nodes, against the sandbox at --
 
   --rows N             rows per measured execution (default 1000)
   --warmup N           rows of the unmeasured warm-up execution of each variant (default 100)
+  --repeat N           measured executions per variant, in rounds over the variants (default 1);
+                       the table gives the median (and the range)
   --latency MS         the sandbox's latency per request (default 50)
   --variants LIST      default import-c5,import-c20,chain,chain-batched
                          import-cN      one Recruiting node, Candidate → Import, Concurrent Requests N
@@ -72,6 +74,7 @@ try {
 		options: {
 			rows: { type: 'string', default: '1000' },
 			warmup: { type: 'string', default: '100' },
+			repeat: { type: 'string', default: '1' },
 			latency: { type: 'string', default: '50' },
 			variants: { type: 'string', default: 'import-c5,import-c20,chain,chain-batched' },
 			'chain-batch': { type: 'string', default: '20:50' },
@@ -95,10 +98,11 @@ if (args.help) {
 
 const ROWS = Number(args.rows);
 const WARMUP = Number(args.warmup);
+const REPEAT = Number(args.repeat);
 const LATENCY = Number(args.latency);
 const [BATCH_SIZE, BATCH_INTERVAL] = args['chain-batch'].split(':').map(Number);
 const VARIANTS = args.variants.split(',').filter(Boolean);
-for (const [name, value] of Object.entries({ rows: ROWS, warmup: WARMUP, latency: LATENCY, 'chain-batch size': BATCH_SIZE, 'chain-batch interval': BATCH_INTERVAL })) {
+for (const [name, value] of Object.entries({ rows: ROWS, warmup: WARMUP, repeat: REPEAT, latency: LATENCY, 'chain-batch size': BATCH_SIZE, 'chain-batch interval': BATCH_INTERVAL })) {
 	if (!Number.isInteger(value) || value < 0) {
 		console.error(`--${name} must be a whole number ≥ 0\n\n${USAGE}`);
 		process.exit(2);
@@ -474,11 +478,18 @@ const N8N_PARTS = [
 	{ part: 'n8n server, execution saving, database (n8n, @n8n/*, typeorm, sqlite3, flatted)', test: (url) => /node_modules\/(n8n|@n8n\/[^/]+|typeorm|sqlite3|flatted|express|@sentry\/[^/]+)\//.test(url) },
 ];
 
-function summariseProfile(file, rows) {
+/**
+ * Where a profile's time goes, per row. The samples' time deltas are wall time (on a busy
+ * machine a sample also covers the time the process waited for a core), so with `measuredMsPerRow`
+ * (the main process's CPU per row of that execution, from /proc) every figure is scaled to it:
+ * the parts' shares of the samples, applied to the CPU measured.
+ */
+function summariseProfile(file, rows, measuredMsPerRow) {
 	const parts = cpuByPart(file, N8N_PARTS);
 	const total = Object.values(parts).reduce((a, b) => a + b, 0);
+	const scale = measuredMsPerRow ? (measuredMsPerRow * rows) / total : 1;
 	const byPart = Object.entries(parts)
-		.map(([part, ms]) => ({ part, msPerRow: ms / rows, share: ms / total }))
+		.map(([part, ms]) => ({ part, msPerRow: (ms * scale) / rows, share: ms / total }))
 		.sort((a, b) => b.msPerRow - a.msPerRow);
 	// top functions by self time
 	const profile = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -494,21 +505,21 @@ function summariseProfile(file, rows) {
 	const top = [...self.entries()]
 		.sort((a, b) => b[1] - a[1])
 		.slice(0, 12)
-		.map(([fn, ms]) => ({ fn, msPerRow: ms / rows }));
-	return { totalMsPerRow: total / rows, byPart, top };
+		.map(([fn, ms]) => ({ fn, msPerRow: (ms * scale) / rows, share: ms / total }));
+	return { sampledMsPerRow: total / rows, scaled: scale !== 1, totalMsPerRow: (total * scale) / rows, byPart, top };
 }
 
 function printProfile(variant, summary) {
 	const lpad = (s, n) => String(s).padStart(n);
 	for (const p of summary.byPart) log(`  ${lpad(p.msPerRow.toFixed(3), 7)} ms/row ${lpad((p.share * 100).toFixed(0), 3)}%  ${p.part}`);
 	log('  top functions (self time, ms/row; a native function under its own name):');
-	for (const f of summary.top) log(`  ${lpad(f.msPerRow.toFixed(3), 7)}  ${f.fn}`);
+	for (const f of summary.top) log(`  ${lpad(f.msPerRow.toFixed(3), 7)} ms/row ${lpad((f.share * 100).toFixed(0), 3)}%  ${f.fn}`);
 }
 
 if (args.summarise) {
 	for (const file of fs.readdirSync(args.summarise).filter((f) => f.endsWith('.cpuprofile')).sort()) {
 		const summary = summariseProfile(path.join(args.summarise, file), ROWS);
-		log(`${file}: sampled ${summary.totalMsPerRow.toFixed(2)} ms/row (${ROWS} rows)`);
+		log(`${file}: sampled ${summary.sampledMsPerRow.toFixed(2)} ms/row (${ROWS} rows; sampled time is wall time while the process ran JavaScript, not CPU time)`);
 		printProfile(file, summary);
 	}
 	process.exit(0);
@@ -580,18 +591,47 @@ try {
 	let runNo = 0;
 	const runId = (label) => `${Date.now().toString(36)}${(runNo++).toString(36)}${label}`;
 	const failures = [];
-	for (const variant of VARIANTS) {
-		try {
-			await measure(variant);
-		} catch (err) {
-			// one failed variant does not hide the others' figures; the script still fails at the end
-			failures.push({ variant, error: err.message });
-			log(`[workflow] ${variant}: FAILED: ${err.message}`);
+	const runs = [];
+	for (let round = 1; round <= Math.max(1, REPEAT); round++) {
+		for (const variant of VARIANTS) {
+			if (failures.some((f) => f.variant === variant)) continue;
+			try {
+				await measure(variant, round);
+			} catch (err) {
+				// one failed variant does not hide the others' figures; the script still fails at the end
+				failures.push({ variant, error: err.message });
+				log(`[workflow] ${variant}: FAILED: ${err.message}`);
+			}
 		}
 	}
-	async function measure(variant) {
+	const median = (values) => {
+		const sorted = [...values].sort((a, b) => a - b);
+		const mid = Math.floor(sorted.length / 2);
+		return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+	};
+	for (const variant of VARIANTS) {
+		const mine = runs.filter((r) => r.variant === variant);
+		if (!mine.length || failures.some((f) => f.variant === variant)) continue;
+		const pick = (key) => median(mine.map((r) => r[key]));
+		const range = (key) => [Math.min(...mine.map((r) => r[key])), Math.max(...mine.map((r) => r[key]))];
+		results.push({
+			variant,
+			rows: ROWS,
+			executions: mine.length,
+			durationS: pick('durationS'),
+			rowsPerMinute: pick('rowsPerMinute'),
+			cpuMsPerRow: pick('cpuMsPerRow'),
+			cpuMainMsPerRow: pick('cpuMainMsPerRow'),
+			cpuRunnersMsPerRow: pick('cpuRunnersMsPerRow'),
+			rowsPerMinuteRange: range('rowsPerMinute'),
+			cpuMsPerRowRange: range('cpuMsPerRow'),
+			logins: mine[0].logins,
+			load: mine.map((r) => r.load.split(' ')[0]).join(', '),
+		});
+	}
+	async function measure(variant, round) {
 		const workflow = workflows[variant];
-		if (WARMUP > 0) {
+		if (WARMUP > 0 && round === 1) {
 			const run = runId('w');
 			const warm = await runOnce({ stack, workflow, rows: WARMUP, run });
 			checkRun({ sandbox, companyId: SANDBOX_LOGIN.companyId, run, rows: WARMUP, result: warm, variant: `${variant} warm-up` });
@@ -613,8 +653,8 @@ try {
 			load: result.load,
 			executionId: result.executionId,
 		};
-		results.push(row);
-		log(`[workflow] ${variant}: ${ROWS} rows in ${row.durationS.toFixed(1)}s = ${row.rowsPerMinute.toFixed(0)} rows/min, n8n CPU ${row.cpuMsPerRow.toFixed(2)} ms/row (main ${row.cpuMainMsPerRow.toFixed(2)}, runners ${row.cpuRunnersMsPerRow.toFixed(2)}), ${checked.logins} login(s), load ${row.load}; checks ok`);
+		runs.push(row);
+		log(`[workflow] ${variant}${REPEAT > 1 ? ` (${round}/${REPEAT})` : ''}: ${ROWS} rows in ${row.durationS.toFixed(1)}s = ${row.rowsPerMinute.toFixed(0)} rows/min, n8n CPU ${row.cpuMsPerRow.toFixed(2)} ms/row (main ${row.cpuMainMsPerRow.toFixed(2)}, runners ${row.cpuRunnersMsPerRow.toFixed(2)}), ${checked.logins} login(s), load ${row.load}; checks ok`);
 	}
 
 	// ---- table and targets
@@ -622,9 +662,11 @@ try {
 	const lpad = (s, n) => String(s).padStart(n);
 	log('');
 	log(`n8n ${n8n.version}${Object.keys(n8nEnv).length ? ` (${Object.entries(n8nEnv).map(([k, v]) => `${k}=${v}`).join(' ')})` : ''}, sandbox latency ${LATENCY} ms, ${ROWS} rows per execution (5 requests per row), after a warm-up of ${WARMUP} rows`);
-	log(`${pad('variant', 16)}${lpad('time s', 8)}${lpad('rows/min', 10)}${lpad('CPU ms/row', 12)}${lpad('main', 8)}${lpad('runners', 9)}${lpad('logins', 8)}  load (1/5/15 min)`);
+	if (REPEAT > 1) log(`median of ${REPEAT} executions per variant (range in brackets); load: the 1-minute load average at the start of each`);
+	log(`${pad('variant', 16)}${lpad('time s', 8)}${lpad('rows/min', 10)}${REPEAT > 1 ? pad(' (range)', 14) : ''}${lpad('CPU ms/row', 12)}${REPEAT > 1 ? pad(' (range)', 14) : ''}${lpad('main', 8)}${lpad('runners', 9)}${lpad('logins', 8)}  load`);
+	const span = (range, digits) => (REPEAT > 1 ? pad(` (${range.map((v) => v.toFixed(digits)).join('–')})`, 14) : '');
 	for (const r of results) {
-		log(`${pad(r.variant, 16)}${lpad(r.durationS.toFixed(1), 8)}${lpad(r.rowsPerMinute.toFixed(0), 10)}${lpad(r.cpuMsPerRow.toFixed(2), 12)}${lpad(r.cpuMainMsPerRow.toFixed(2), 8)}${lpad(r.cpuRunnersMsPerRow.toFixed(2), 9)}${lpad(r.logins, 8)}  ${r.load}`);
+		log(`${pad(r.variant, 16)}${lpad(r.durationS.toFixed(1), 8)}${lpad(r.rowsPerMinute.toFixed(0), 10)}${span(r.rowsPerMinuteRange, 0)}${lpad(r.cpuMsPerRow.toFixed(2), 12)}${span(r.cpuMsPerRowRange, 1)}${lpad(r.cpuMainMsPerRow.toFixed(2), 8)}${lpad(r.cpuRunnersMsPerRow.toFixed(2), 9)}${lpad(r.logins, 8)}  ${r.load}`);
 	}
 	for (const f of failures) log(`${pad(f.variant, 16)}FAILED: ${f.error.split('\n').join(' ')}`);
 	log(`(n8n idle: ${idleMsPerS.toFixed(1)} ms CPU per second, included above)`);
@@ -661,10 +703,10 @@ try {
 				checkRun({ sandbox, companyId: SANDBOX_LOGIN.companyId, run, rows: ROWS, result, variant: `${variant} profiled` });
 				const file = path.join(dir, `${variant}.cpuprofile`);
 				fs.writeFileSync(file, JSON.stringify(result.profile));
-				const summary = summariseProfile(file, ROWS);
+				const summary = summariseProfile(file, ROWS, result.cpuMs.main / ROWS);
 				profiles[variant] = { ...summary, measuredCpuMsPerRow: result.cpuMs.total / ROWS, measuredMainMsPerRow: result.cpuMs.main / ROWS, durationS: result.durationMs / 1000 };
 				log('');
-				log(`${variant}: sampled ${summary.totalMsPerRow.toFixed(2)} ms/row in the main process (measured under the profiler: ${(result.cpuMs.main / ROWS).toFixed(2)} main, ${(result.cpuMs.total / ROWS).toFixed(2)} total)`);
+				log(`${variant}: n8n's main process ${(result.cpuMs.main / ROWS).toFixed(2)} ms CPU/row under the profiler (task runners ${(result.cpuMs.others / ROWS).toFixed(2)}), split by the samples' shares (sampled wall time ${summary.sampledMsPerRow.toFixed(2)} ms/row):`);
 				printProfile(variant, summary);
 			}
 		} finally {
@@ -677,6 +719,7 @@ try {
 		n8nEnv: Object.keys(n8nEnv).length ? n8nEnv : undefined,
 		rows: ROWS,
 		warmupRows: WARMUP,
+		repeat: REPEAT,
 		latencyMs: LATENCY,
 		chainBatch: { itemsPerBatch: BATCH_SIZE, batchIntervalMs: BATCH_INTERVAL },
 		cpus: os.cpus().length,
@@ -685,8 +728,11 @@ try {
 			results.map((r) => [
 				r.variant,
 				{
+					executions: r.executions,
 					rowsPerMinute: Math.round(r.rowsPerMinute),
+					rowsPerMinuteRange: r.rowsPerMinuteRange.map(Math.round),
 					cpuMsPerRow: Number(r.cpuMsPerRow.toFixed(3)),
+					cpuMsPerRowRange: r.cpuMsPerRowRange.map((v) => Number(v.toFixed(3))),
 					cpuMainMsPerRow: Number(r.cpuMainMsPerRow.toFixed(3)),
 					cpuRunnersMsPerRow: Number(r.cpuRunnersMsPerRow.toFixed(3)),
 					durationS: Number(r.durationS.toFixed(2)),
@@ -698,7 +744,7 @@ try {
 		targets: targets.map((t) => ({ ...t, rowsPerMinuteRatio: Number(t.rowsPerMinuteRatio.toFixed(3)), cpuPerRowRatio: Number(t.cpuPerRowRatio.toFixed(3)) })),
 		primary: primary ? { speed: primary.speedMet ? 'MET' : 'MISSED', cpu: primary.cpuMet ? 'MET' : 'MISSED' } : undefined,
 		profiles: profiles
-			? Object.fromEntries(Object.entries(profiles).map(([v, p]) => [v, { sampledMsPerRow: Number(p.totalMsPerRow.toFixed(3)), byPart: Object.fromEntries(p.byPart.map((x) => [x.part, Number(x.msPerRow.toFixed(3))])) }]))
+			? Object.fromEntries(Object.entries(profiles).map(([v, p]) => [v, { mainCpuMsPerRow: Number(p.measuredMainMsPerRow.toFixed(3)), byPart: Object.fromEntries(p.byPart.map((x) => [x.part, Number(x.msPerRow.toFixed(3))])) }]))
 			: undefined,
 		failures: failures.length ? failures : undefined,
 		wallS: Math.round((Date.now() - started) / 1000),
