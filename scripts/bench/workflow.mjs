@@ -295,17 +295,22 @@ const ROW_REQUESTS = ['create', 'update', 'job', 'itSkill', 'additionalInfo'].ma
 });
 
 /**
- * n8n's executions of a workflow (newest first). A network error is tried again: a poll a few
- * seconds apart can meet n8n closing the idle keep-alive connection just then ("fetch failed").
+ * n8n's executions of a workflow (newest first). Tried again for up to 2 minutes on a network
+ * error (a poll a few seconds apart can meet n8n closing the idle keep-alive connection just
+ * then: "fetch failed") and on 503: while a node sends a thousand requests at once, n8n's event
+ * loop is so busy that its own database health check times out, and its REST API answers
+ * "503 Database is not ready!" until the check passes again. `refused` counts those answers.
  */
-async function executionsOf(rest, workflowId) {
-	for (let attempt = 1; ; attempt++) {
+async function executionsOf(rest, workflowId, refused = { count: 0 }) {
+	const deadline = Date.now() + 120_000;
+	for (;;) {
 		try {
 			const list = await rest.listExecutions({ workflowId, limit: 20 });
 			return list.results ?? list;
 		} catch (err) {
-			if (err.status !== undefined || attempt >= 5) throw err;
-			await sleep(500);
+			if ((err.status !== undefined && err.status !== 503) || Date.now() > deadline) throw err;
+			if (err.status === 503) refused.count++;
+			await sleep(1000);
 		}
 	}
 }
@@ -334,13 +339,14 @@ async function runOnce({ stack, workflow, rows, run, profiler }) {
 	if (!res.ok) throw new Error(`webhook of ${workflow.name} answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
 	await res.text();
 	let execution;
+	const refused = { count: 0 };
 	let lastAsked = Date.now();
 	const deadline = t0 + 30 * 60_000;
 	for (;;) {
 		const allSent = writes() >= rows * ROW_REQUESTS.length;
 		if (allSent || Date.now() - lastAsked > 3000) {
 			lastAsked = Date.now();
-			const fresh = (await executionsOf(rest, workflow.id)).filter((e) => !known.has(String(e.id)));
+			const fresh = (await executionsOf(rest, workflow.id, refused)).filter((e) => !known.has(String(e.id)));
 			const done = fresh.find((e) => !['new', 'running', 'waiting'].includes(e.status) && e.stoppedAt);
 			if (done) {
 				execution = done;
@@ -354,7 +360,15 @@ async function runOnce({ stack, workflow, rows, run, profiler }) {
 	const wallMs = Date.now() - t0;
 	const profile = profiler ? await profiler.stop() : undefined;
 	const durationMs = Date.parse(execution.stoppedAt) - Date.parse(execution.startedAt);
-	const full = await rest.getExecution(execution.id);
+	let full;
+	for (let attempt = 1; !full; attempt++) {
+		try {
+			full = await rest.getExecution(execution.id);
+		} catch (err) {
+			if ((err.status !== undefined && err.status !== 503) || attempt >= 60) throw err;
+			await sleep(1000);
+		}
+	}
 	return {
 		executionId: execution.id,
 		status: full.status,
@@ -363,6 +377,7 @@ async function runOnce({ stack, workflow, rows, run, profiler }) {
 		durationMs,
 		wallMs,
 		cpuMs: { main: cpu1.main - cpu0.main, others: cpu1.others - cpu0.others, total: cpu1.total - cpu0.total },
+		refused503: refused.count,
 		load,
 		requests: [...sandbox.requests],
 		profile,
@@ -626,6 +641,7 @@ try {
 			rowsPerMinuteRange: range('rowsPerMinute'),
 			cpuMsPerRowRange: range('cpuMsPerRow'),
 			logins: mine[0].logins,
+			refused503: mine.reduce((n, r) => n + r.refused503, 0),
 			load: mine.map((r) => r.load.split(' ')[0]).join(', '),
 		});
 	}
@@ -650,11 +666,12 @@ try {
 			cpuRunnersMsPerRow: result.cpuMs.others / ROWS,
 			logins: checked.logins,
 			requests: checked.requests,
+			refused503: result.refused503,
 			load: result.load,
 			executionId: result.executionId,
 		};
 		runs.push(row);
-		log(`[workflow] ${variant}${REPEAT > 1 ? ` (${round}/${REPEAT})` : ''}: ${ROWS} rows in ${row.durationS.toFixed(1)}s = ${row.rowsPerMinute.toFixed(0)} rows/min, n8n CPU ${row.cpuMsPerRow.toFixed(2)} ms/row (main ${row.cpuMainMsPerRow.toFixed(2)}, runners ${row.cpuRunnersMsPerRow.toFixed(2)}), ${checked.logins} login(s), load ${row.load}; checks ok`);
+		log(`[workflow] ${variant}${REPEAT > 1 ? ` (${round}/${REPEAT})` : ''}: ${ROWS} rows in ${row.durationS.toFixed(1)}s = ${row.rowsPerMinute.toFixed(0)} rows/min, n8n CPU ${row.cpuMsPerRow.toFixed(2)} ms/row (main ${row.cpuMainMsPerRow.toFixed(2)}, runners ${row.cpuRunnersMsPerRow.toFixed(2)}), ${checked.logins} login(s), load ${row.load}${row.refused503 ? `; n8n's REST API answered "503 Database is not ready" to ${row.refused503} poll(s) meanwhile` : ''}; checks ok`);
 	}
 
 	// ---- table and targets
@@ -737,6 +754,7 @@ try {
 					cpuRunnersMsPerRow: Number(r.cpuRunnersMsPerRow.toFixed(3)),
 					durationS: Number(r.durationS.toFixed(2)),
 					logins: r.logins,
+					refused503: r.refused503,
 					load: r.load,
 				},
 			]),
