@@ -4,8 +4,10 @@
 //   2. starts the recruiting-service sandbox on 127.0.0.1,
 //   3. installs (first run only, into .cache/n8n/) and starts a pinned n8n with the package loaded,
 //   4. creates the "Recruiting API" credential pointing at the sandbox (e-mail/password),
-//   5. imports and executes the example workflows of examples/,
-//   6. prints what happened (candidates created, records attached, failed rows and why),
+//   5. imports and executes the example workflows of examples/ (the spreadsheet round trip twice,
+//      activated and called by its webhook, as production executions),
+//   6. prints what happened (candidates created, records attached, failed rows and why, what the
+//      round trip's second run did and sent),
 // and stops everything it started.
 //
 // Options: --line 1|2 (n8n line, default 2 or $N8N_LINE), --no-build, --keep (leave n8n and the
@@ -13,7 +15,7 @@
 
 import { CREDENTIAL_NAME, startStack } from './n8n/stack.mjs';
 import { DEFAULT_OWNER } from './n8n/server.mjs';
-import { EXAMPLES, describe, referenceNames, runExample } from './n8n/examples.mjs';
+import { EXAMPLES, describe, describeSpreadsheetSync, referenceNames, runExample, runSpreadsheetSync } from './n8n/examples.mjs';
 import { SANDBOX_LOGIN } from './n8n/sandbox.mjs';
 
 const args = process.argv.slice(2);
@@ -49,10 +51,18 @@ try {
 		const candidatesBefore = sandbox.candidates(SANDBOX_LOGIN.companyId);
 		let result;
 		try {
-			result = await runExample(rest, example);
+			result = example.key === 'sync' ? await runSpreadsheetSync(stack) : await runExample(rest, example);
 		} catch (err) {
 			failed = true;
 			summary.push(`${i + 1}) ${example.title} (examples/${example.file}): could not run: ${err.message}`);
+			continue;
+		}
+		if (example.key === 'sync') {
+			const { first, second, rows } = result;
+			const ok = (run, action) => run.execution.status === 'success' && run.actions.length === rows && run.actions.every((a) => a === action) && run.file?.rows.every((r) => r.action === action);
+			if (!ok(first, 'created') || !ok(second, 'unchanged') || second.sent !== 0) failed = true;
+			const [first_, ...more] = describeSpreadsheetSync(example, result);
+			summary.push(`${i + 1}) ${first_}`, ...more);
 			continue;
 		}
 		const candidatesAfter = sandbox.candidates(SANDBOX_LOGIN.companyId);

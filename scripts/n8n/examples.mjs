@@ -1,7 +1,11 @@
 // Runs the example workflows of examples/ in a started stack and describes what they did.
 // Shared by the demo (scripts/demo.mjs) and the end-to-end test.
 
-import { loadExample } from './stack.mjs';
+import fs from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import { examplesDir, loadExample } from './stack.mjs';
 import { nodeError, nodeOutput } from './server.mjs';
 
 export const EXAMPLES = [
@@ -9,7 +13,155 @@ export const EXAMPLES = [
 	{ key: 'import', file: 'form-import.json', title: 'Form submission → one Candidate Import (profile and all records in one node)' },
 	{ key: 'batch', file: 'spreadsheet-batch.json', title: 'Spreadsheet batch of 200 rows, failures on the error output' },
 	{ key: 'lists', file: 'reference-lists.json', title: 'Export of the four reference lists' },
+	{
+		key: 'sync',
+		file: 'spreadsheet-sync.json',
+		title: 'Spreadsheet round trip: CSV → Create or Update → CSV with slug and action, run twice (production executions)',
+	},
 ];
+
+/**
+ * The spreadsheet round trip (examples/spreadsheet-sync.json): its sample sheet, the node names it
+ * is read by, the file names its "File paths" node gives, its webhook.
+ */
+export const SYNC = Object.freeze({
+	sampleCsv: 'candidates.csv',
+	inputFile: 'candidates.csv',
+	outputFile: 'candidates-synced.csv',
+	pathsNode: 'File paths',
+	rowsNode: 'Rows from the CSV',
+	upsertNode: 'Create or Update candidate',
+	webhookPath: 'recruiting-spreadsheet-sync',
+});
+
+/** Parses CSV text (RFC 4180: quoted fields, "" inside quotes, CRLF or LF, a UTF-8 BOM) into objects by the header row. */
+export function parseCsv(text) {
+	const rows = [];
+	let row = [];
+	let field = '';
+	let quoted = false;
+	const src = String(text).replace(/^\uFEFF/, '');
+	for (let i = 0; i < src.length; i++) {
+		const ch = src[i];
+		if (quoted) {
+			if (ch === '"' && src[i + 1] === '"') {
+				field += '"';
+				i++;
+			} else if (ch === '"') quoted = false;
+			else field += ch;
+		} else if (ch === '"') quoted = true;
+		else if (ch === ',') {
+			row.push(field);
+			field = '';
+		} else if (ch === '\n' || ch === '\r') {
+			if (ch === '\r' && src[i + 1] === '\n') i++;
+			row.push(field);
+			rows.push(row);
+			row = [];
+			field = '';
+		} else field += ch;
+	}
+	if (field !== '' || row.length > 0) {
+		row.push(field);
+		rows.push(row);
+	}
+	const [header = [], ...body] = rows.filter((r) => r.length > 1 || r[0] !== '');
+	return { columns: header, rows: body.map((r) => Object.fromEntries(header.map((name, i) => [name, r[i] ?? '']))) };
+}
+
+/**
+ * Sets up the spreadsheet round trip in a started stack (startStack): copies the sample sheet
+ * into the stack's files folder (the folder n8n may read and write), imports the example with
+ * its "File paths" pointing there, as a user sets them, and activates it, so that its runs are
+ * production executions (n8n saves the node's memory only for those).
+ * @returns {Promise<{ workflow, input: string, output: string, path: string }>}
+ */
+export async function setUpSpreadsheetSync(stack) {
+	const input = path.join(stack.filesDir, SYNC.inputFile);
+	const output = path.join(stack.filesDir, SYNC.outputFile);
+	fs.copyFileSync(path.join(examplesDir, SYNC.sampleCsv), input);
+	const json = loadExample('spreadsheet-sync.json');
+	const paths = json.nodes.find((node) => node.name === SYNC.pathsNode);
+	for (const assignment of paths.parameters.assignments.assignments) {
+		if (assignment.name === 'inputFile') assignment.value = input;
+		if (assignment.name === 'outputFile') assignment.value = output;
+	}
+	const workflow = await stack.rest.importWorkflow(json);
+	await stack.rest.activateWorkflow(workflow.id);
+	return { workflow, input, output, path: SYNC.webhookPath };
+}
+
+/**
+ * POSTs to an active workflow's production webhook and waits for the execution it started
+ * (a production execution, mode `webhook`). Returns that execution.
+ */
+export async function runWebhook(stack, { workflow, path: webhookPath }, body = {}) {
+	const { rest, n8n } = stack;
+	const known = async () => ((await rest.listExecutions({ workflowId: workflow.id })).results ?? []).map((e) => String(e.id));
+	const seen = new Set(await known());
+	let res;
+	// a webhook is registered shortly after the activation returns
+	for (let tries = 0; tries < 40; tries++) {
+		res = await fetch(`${n8n.url}/webhook/${webhookPath}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+		if (res.status !== 404) break;
+		await sleep(250);
+	}
+	if (res.status !== 200) throw new Error(`the webhook /webhook/${webhookPath} answered ${res.status}: ${await res.text()}`);
+	for (let tries = 0; tries < 480; tries++) {
+		const fresh = ((await rest.listExecutions({ workflowId: workflow.id })).results ?? []).filter((e) => !seen.has(String(e.id)));
+		if (fresh.length > 0) return await rest.waitForExecution(fresh[0].id);
+		await sleep(250);
+	}
+	throw new Error(`the webhook /webhook/${webhookPath} started no execution`);
+}
+
+/**
+ * One production run of the round trip: the output file is removed first, so what is read
+ * afterwards was written by this run. Returns { execution, seconds, sent (requests the sandbox
+ * received during the run), file ({ columns, rows } of the written sheet, or null), actions
+ * (the Create or Update node's `action` per row) }.
+ */
+export async function runSpreadsheetSyncOnce(stack, sync) {
+	fs.rmSync(sync.output, { force: true });
+	const before = stack.sandbox.requests.length;
+	const t0 = Date.now();
+	const execution = await runWebhook(stack, sync);
+	const seconds = (Date.now() - t0) / 1000;
+	const sent = stack.sandbox.requests.length - before;
+	const file = fs.existsSync(sync.output) ? parseCsv(fs.readFileSync(sync.output, 'utf8')) : null;
+	const actions = out(execution, SYNC.upsertNode).map((json) => json.action ?? (json.error ? 'failed' : undefined));
+	return { execution, seconds, sent, file, actions };
+}
+
+/** The round trip as the demo shows it: set up, then two production runs over the same sheet. */
+export async function runSpreadsheetSync(stack) {
+	const sync = await setUpSpreadsheetSync(stack);
+	const rows = parseCsv(fs.readFileSync(sync.input, 'utf8')).rows.length;
+	const first = await runSpreadsheetSyncOnce(stack, sync);
+	const second = await runSpreadsheetSyncOnce(stack, sync);
+	return { sync, rows, first, second };
+}
+
+const countBy = (values) => values.reduce((m, v) => m.set(v, (m.get(v) ?? 0) + 1), new Map());
+const tally = (values) => [...countBy(values)].map(([value, n]) => `${value} ${n}`).join(', ') || 'none';
+
+/** Lines about the two runs of the round trip. */
+export function describeSpreadsheetSync(example, { rows, first, second }) {
+	const status = first.execution.status === 'success' && second.execution.status === 'success' ? 'success' : `${first.execution.status} / ${second.execution.status}`;
+	const lines = [`${example.title} (examples/${example.file}): ${status} in ${first.seconds.toFixed(1)}s + ${second.seconds.toFixed(1)}s`];
+	for (const [label, run] of [['first run ', first], ['second run', second]]) {
+		const stop = stoppedBy(run.execution);
+		if (stop) lines.push(`   ${label}: stopped at node "${stop.node}": ${stop.message}${stop.description ? ` (${stop.description})` : ''}`);
+		const written = run.file
+			? `${SYNC.outputFile} written: ${run.file.rows.length} rows, columns ${run.file.columns.join(', ')}; action column: ${tally(run.file.rows.map((r) => r.action))}`
+			: `${SYNC.outputFile} not written`;
+		lines.push(`   ${label} (${run.execution.mode} execution ${run.execution.id}): ${rows} CSV rows → ${tally(run.actions)}; ${run.sent} requests sent to the service`);
+		lines.push(`     ${written}`);
+	}
+	const sample = first.file?.rows?.[0];
+	if (sample) lines.push(`   e.g. ${sample.email} → slug ${sample.slug}, ${sample.action} (first run), ${second.file?.rows?.find((r) => r.email === sample.email)?.action ?? '?'} (second run)`);
+	return lines;
+}
 
 /** Imports and runs one example; returns { workflow, execution, seconds }. */
 export async function runExample(rest, example) {

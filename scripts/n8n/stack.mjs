@@ -4,6 +4,7 @@
 
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 import { cacheRoot, logDir, repoRoot, withLock } from './install.mjs';
@@ -94,7 +95,10 @@ export function credentialData(sandboxUrl, mode = 'emailPassword', extra = {}) {
 
 /**
  * Starts sandbox + n8n, sets up the owner and the "Recruiting API" credential.
- * @returns {Promise<{ sandbox, n8n, rest, credential, pkg, stop: () => Promise<void> }>}
+ * `filesDir` is a fresh folder that n8n's file nodes may read and write (N8N_RESTRICT_FILE_ACCESS_TO,
+ * on both lines; n8n 2.x would otherwise allow only ~/.n8n-files): the spreadsheet round trip's
+ * CSV files live there. It is removed by stop().
+ * @returns {Promise<{ sandbox, n8n, rest, credential, pkg, filesDir: string, stop: () => Promise<void> }>}
  */
 export async function startStack({
 	line = process.env.N8N_LINE || '2',
@@ -126,12 +130,21 @@ export async function startStack({
 		const sandbox = await startSandbox(sandboxOptions);
 		stops.push(() => sandbox.close());
 		log(`[sandbox] listening at ${sandbox.url}`);
-		const n8n = await startN8n({ line, packageDir: pkg.dir, log, ...n8nOptions });
+		// realpath: n8n compares the allowed folder with the file's resolved path
+		const filesDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'recruiting-files-')));
+		stops.push(() => fs.rmSync(filesDir, { recursive: true, force: true }));
+		const n8n = await startN8n({
+			line,
+			packageDir: pkg.dir,
+			log,
+			...n8nOptions,
+			env: { N8N_RESTRICT_FILE_ACCESS_TO: filesDir, ...n8nOptions.env },
+		});
 		stops.push(() => n8n.stop());
 		const rest = n8n.rest;
 		await rest.ensureOwner(DEFAULT_OWNER);
 		const credential = await rest.createCredential(CREDENTIAL_TYPE, CREDENTIAL_NAME, credentialData(sandbox.url));
-		return { sandbox, n8n, rest, credential, pkg, stop };
+		return { sandbox, n8n, rest, credential, pkg, filesDir, stop };
 	} catch (err) {
 		await stop();
 		throw err;

@@ -9,10 +9,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { EXAMPLES, batchFailures, out, runExample } from '../../scripts/n8n/examples.mjs';
+import { EXAMPLES, SYNC, batchFailures, out, parseCsv, runExample, runSpreadsheetSyncOnce, setUpSpreadsheetSync } from '../../scripts/n8n/examples.mjs';
 import { repoRoot } from '../../scripts/n8n/install.mjs';
 import { CREDENTIAL_TYPE, NODE_TYPE } from '../../scripts/n8n/server.mjs';
-import { builtNodeDescription, credentialData, startStack } from '../../scripts/n8n/stack.mjs';
+import { builtNodeDescription, credentialData, examplesDir, startStack } from '../../scripts/n8n/stack.mjs';
 import { SEEDED_LOGIN as SANDBOX_LOGIN } from '../sandbox/index.mjs';
 
 const line = process.env.N8N_LINE || '2';
@@ -448,6 +448,107 @@ describe(`real n8n ${line}.x with n8n-nodes-recruiting`, { timeout: 10 * 60_000 
 			assert.equal(jonas.records.universities.length, 1);
 			assert.equal(jonas.records.itSkills.length, 3);
 			assert.deepEqual(jonas.records.languages.map((l) => l.language_id).sort((a, b) => a - b), [23, 26, 28]);
+		});
+
+		test('spreadsheet-sync.json: CSV from disk → Create or Update → CSV with slug and action; run twice as production executions, the second reports every row unchanged and sends nothing; then an edited row is updated and a broken one written back as failed', async () => {
+			const { sandbox } = stack;
+			const sample = parseCsv(fs.readFileSync(path.join(examplesDir, SYNC.sampleCsv), 'utf8'));
+			assert.equal(sample.rows.length, 15);
+			const emails = sample.rows.map((row) => row.email);
+			assert.equal(new Set(emails).size, emails.length, 'the sample has one row per e-mail');
+			for (const email of emails) assert.equal(byEmail(email), undefined, `${email} is not in the service before the first run`);
+			const entries = (text) => text.split(';').filter((part) => part.trim() !== '').length;
+
+			const sync = await setUpSpreadsheetSync(stack);
+			const triggers = sync.workflow.nodes.filter((node) => /Trigger$|\.webhook$/.test(node.type)).map((node) => node.type).sort();
+			assert.deepEqual(triggers, ['n8n-nodes-base.scheduleTrigger', 'n8n-nodes-base.webhook']);
+			const first = await runSpreadsheetSyncOnce(stack, sync);
+			assert.equal(first.execution.status, 'success', JSON.stringify(first.execution.error ?? first.execution.lastNodeExecuted));
+			assert.equal(first.execution.mode, 'webhook', 'a production execution');
+			assert.equal(out(first.execution, SYNC.rowsNode).length, 15, 'Extract from File read every CSV row');
+			assert.deepEqual(first.actions, emails.map(() => 'created'));
+			// the written sheet: every column as read, then slug, action and error
+			assert.ok(first.file, `${SYNC.outputFile} was written`);
+			assert.deepEqual(first.file.columns, [...sample.columns, 'slug', 'action', 'error']);
+			assert.equal(first.file.rows.length, 15);
+			const slugs = new Map();
+			for (const [index, row] of first.file.rows.entries()) {
+				for (const column of sample.columns) assert.equal(row[column], sample.rows[index][column], `row ${index + 1}, ${column}`);
+				assert.equal(row.action, 'created', row.email);
+				assert.equal(row.error, '', row.email);
+				const stored = sandbox.candidates(COMPANY).filter((c) => c.email === row.email);
+				assert.equal(stored.length, 1, `${row.email} is stored once`);
+				const [candidate] = stored;
+				assert.equal(row.slug, candidate.slug, `${row.email}: the slug in the file is the stored candidate's`);
+				assert.equal(candidate.first_name, row.first_name);
+				assert.equal(candidate.last_name, row.last_name);
+				assert.equal(candidate.city, row.city);
+				assert.equal(candidate.records.itSkills.length, entries(row.it_skills), `${row.email}: IT skills`);
+				assert.equal(candidate.records.languages.length, entries(row.languages), `${row.email}: languages`);
+				slugs.set(row.email, row.slug);
+			}
+			assert.ok(first.sent >= 15, `the first run sent requests (${first.sent})`);
+
+			const second = await runSpreadsheetSyncOnce(stack, sync);
+			assert.equal(second.execution.status, 'success', JSON.stringify(second.execution.error ?? second.execution.lastNodeExecuted));
+			assert.equal(second.execution.mode, 'webhook');
+			assert.notEqual(second.execution.id, first.execution.id);
+			assert.deepEqual(second.actions, emails.map(() => 'unchanged'));
+			assert.equal(second.sent, 0, 'the second run sent no request to the service (not even a login)');
+			assert.ok(second.file, `${SYNC.outputFile} was written again`);
+			assert.deepEqual(second.file.columns, [...sample.columns, 'slug', 'action', 'error']);
+			assert.deepEqual(second.file.rows.map((row) => row.email), emails);
+			for (const row of second.file.rows) {
+				assert.equal(row.action, 'unchanged', row.email);
+				assert.equal(row.slug, slugs.get(row.email), `${row.email}: the same slug`);
+			}
+			for (const email of emails) assert.equal(sandbox.candidates(COMPANY).filter((c) => c.email === email).length, 1, email);
+
+			// A third run over an edited sheet: one city changed, one row with a broken e-mail added.
+			const edited = `${sample.columns.join(',')}\n${sample.rows
+				.map((row, index) => ({ ...row, city: index === 1 ? 'Potsdam' : row.city }))
+				.concat([{ email: 'not-an-email', first_name: 'Nina', last_name: 'Vogel', city: 'Kiel', it_skills: '', languages: '' }])
+				.map((row) => sample.columns.map((column) => row[column]).join(','))
+				.join('\n')}\n`;
+			fs.writeFileSync(sync.input, edited);
+			const before = sandbox.requests.length;
+			const third = await runSpreadsheetSyncOnce(stack, sync);
+			assert.equal(third.execution.status, 'success', JSON.stringify(third.execution.error ?? third.execution.lastNodeExecuted));
+			const expected = [...emails.map((_, index) => (index === 1 ? 'updated' : 'unchanged')), 'failed'];
+			assert.deepEqual(third.actions, expected);
+			assert.deepEqual(third.file.rows.map((row) => row.action), expected);
+			assert.equal(third.file.rows[1].slug, slugs.get(emails[1]));
+			assert.equal(byEmail(emails[1]).city, 'Potsdam', 'the changed city reached the service');
+			const broken = third.file.rows[15];
+			assert.equal(broken.email, 'not-an-email');
+			assert.equal(broken.slug, '');
+			assert.match(broken.error, /e-?mail/i);
+			assert.deepEqual(third.file.rows.slice(0, 15).map((row) => row.error), emails.map(() => ''));
+			const sent = sandbox.requests.slice(before);
+			assert.equal(sent.filter((r) => r.method === 'POST' && r.path === '/gin/v1/company/candidate').length, 0, 'no candidate created');
+			for (const email of emails) assert.equal(sandbox.candidates(COMPANY).filter((c) => c.email === email).length, 1, email);
+		});
+
+		test('the file nodes may read only inside N8N_RESTRICT_FILE_ACCESS_TO (the stack\'s files folder)', async () => {
+			const { rest, filesDir } = stack;
+			const inside = path.join(filesDir, 'inside.csv');
+			const outside = path.join(path.dirname(filesDir), `outside-${process.pid}-${Date.now()}.csv`);
+			fs.writeFileSync(inside, 'a\n1\n');
+			fs.writeFileSync(outside, 'a\n1\n');
+			try {
+				const read = (file, id) => ({ id, name: `Read ${id}`, type: 'n8n-nodes-base.readWriteFile', typeVersion: 1, position: [200, id === 'in' ? 0 : 200], parameters: { fileSelector: file, options: {} }, onError: 'continueRegularOutput' });
+				const workflow = await rest.importWorkflow({
+					name: 'e2e: file access',
+					nodes: [{ id: 'fa-1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} }, read(inside, 'in'), read(outside, 'out')],
+					connections: { Start: { main: [[{ node: 'Read in', type: 'main', index: 0 }, { node: 'Read out', type: 'main', index: 0 }]] } },
+				});
+				const execution = await rest.runWorkflow(workflow.id);
+				assert.equal(out(execution, 'Read in')[0]?.fileName, 'inside.csv', JSON.stringify(out(execution, 'Read in')));
+				assert.match(String(out(execution, 'Read out')[0]?.error), /not allowed/i, JSON.stringify(out(execution, 'Read out')));
+			} finally {
+				fs.rmSync(inside, { force: true });
+				fs.rmSync(outside, { force: true });
+			}
 		});
 
 		test('spreadsheet-batch.json: 200 rows, bad ones on the error outputs, the rest stored', async () => {

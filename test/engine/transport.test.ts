@@ -202,20 +202,33 @@ describe('14. the answer quoted in an error is redacted', () => {
 	});
 });
 
-describe('18. request timeout', () => {
-	const token = { baseUrl: BASE, authentication: 'accessToken', accessToken: 'tok-access' };
-
-	it('a creation that times out is not repeated and says so', async () => {
-		const scope = nock(BASE).post(CANDIDATE).once().delay(3000).reply(201, created('late'));
-		const result = await new Harness(token).run({ parameters: create({ timeout: 1000 }) });
-		expect(result.error?.message).toMatch(/did not answer in time.*may or may not have stored it/);
-		scope.done();
+describe('redirects are answers, never followed (no follow-redirects wrapper on any request)', () => {
+	it('a creation answered 301 fails with the address it points to; nothing is sent there', async () => {
+		const target = nock('https://elsewhere.example.test').post(CANDIDATE).reply(201, created('never')).get(CANDIDATE).reply(200, {});
+		nock(BASE).post('/v1/login').reply(200, envelope({ token: 'tok-r' }));
+		nock(BASE).post(CANDIDATE).reply(301, '', { Location: `https://elsewhere.example.test${CANDIDATE}` });
+		const harness = new Harness(emailPassword());
+		const result = await harness.run({ parameters: create() });
+		expect(result.error?.message).toBe(
+			`The service answered with a redirect (HTTP 301) to https://elsewhere.example.test${CANDIDATE}, which the node does not follow. Set the Base URL in the Recruiting API credential to the address the service answers at (for example https:// instead of http://).`,
+		);
+		expect(target.isDone()).toBe(false);
 	});
 
-	it('an update that times out is repeated', async () => {
-		const scope = nock(BASE).put(CANDIDATE).delay(3000).reply(200, envelope({})).put(CANDIDATE).reply(200, envelope({ first_name: 'Ada' }));
-		const result = await new Harness(token).run({ parameters: update({ timeout: 1000 }) });
-		expect(result.error).toBeUndefined();
-		scope.done();
+	it('a creation answered 303 (See Other may follow a creation) is listed as one whose outcome is unknown', async () => {
+		nock(BASE).post('/v1/login').reply(200, envelope({ token: 'tok-r' }));
+		nock(BASE).post(CANDIDATE).reply(303, '', { Location: `${BASE}${CANDIDATE}/slug-x` });
+		const result = await new Harness(emailPassword()).run({ parameters: create() });
+		expect(result.error?.message).toContain('answered with a redirect (HTTP 303)');
+		expect(result.error?.description).toContain('Creations under way when it stopped, which the service may or may not have stored (item index): 0');
+	});
+
+	it('a login answered 308 fails the login with the same advice, once (not retried)', async () => {
+		const login = nock(BASE).post('/v1/login').reply(308, '', { Location: 'https://elsewhere.example.test/v1/login' });
+		const harness = new Harness(emailPassword());
+		const result = await harness.run({ parameters: create() });
+		// One login answer only: a second attempt would find no answer and fail otherwise.
+		expect(result.error?.message).toContain('Login failed: the service answered with a redirect (HTTP 308) to https://elsewhere.example.test/v1/login');
+		login.done();
 	});
 });

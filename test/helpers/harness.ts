@@ -73,10 +73,12 @@ class InputItems implements INodeType {
 }
 
 class TestNodeTypes implements INodeTypes {
-	private readonly types: Record<string, INodeType> = {
-		[NODE_TYPE]: new Recruiting(),
-		'test.inputItems': new InputItems(),
-	};
+	private readonly types: Record<string, INodeType>;
+
+	/** `recruiting`: the node type run as the Recruiting node (a test may give a probe built on it). */
+	constructor(recruiting: INodeType = new Recruiting()) {
+		this.types = { [NODE_TYPE]: recruiting, 'test.inputItems': new InputItems() };
+	}
 
 	getByName(type: string): INodeType | IVersionedNodeType {
 		return this.getByNameAndVersion(type);
@@ -264,6 +266,8 @@ export interface RunOptions {
 	 * workflow's static data is not saved afterwards. Default: saved, as for an active workflow.
 	 */
 	manual?: boolean;
+	/** Runs this node type in the Recruiting node's place (a probe with the Recruiting node's description). */
+	nodeType?: INodeType;
 }
 
 export interface RunResult {
@@ -344,7 +348,8 @@ export class Harness {
 		useDeduplicationStore();
 		// n8n loads the saved static data with the workflow and saves it after a non-manual execution.
 		const staticData = JSON.parse(JSON.stringify(this.staticData)) as IDataObject;
-		const workflow = new Workflow({ id: this.workflowId, nodes, connections, nodeTypes, active: false, settings, staticData });
+		const types = options.nodeType ? new TestNodeTypes(options.nodeType) : nodeTypes;
+		const workflow = new Workflow({ id: this.workflowId, nodes, connections, nodeTypes: types, active: false, settings, staticData });
 		const hooks = new ExecutionLifecycleHooks('manual', 'exec-test', {
 			id: this.workflowId,
 			name: 'test',

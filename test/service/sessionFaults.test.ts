@@ -119,6 +119,26 @@ describe('18. a hung service: the Request Timeout option', () => {
 		expect(result.error).toBeUndefined();
 		expect(sandbox().counts.faults.hang).toBeGreaterThan(0);
 	});
+
+	it('an update that hangs is repeated (a PUT is safe to repeat)', async () => {
+		const harness = new Harness(tokenCredential(sandbox()));
+		const created = await harness.run({ parameters: createParameters({}), items: candidateRows(4, 'hang-update') });
+		const slugs = created.items.map((item) => ({ slug: item.json.slug }));
+		sandbox().setFaults({ hangMs: 5000, hangPaths: [CANDIDATE_PATH], hangRate: 0.5, seed: 2 });
+		const result = await harness.run({
+			parameters: {
+				resource: 'candidate',
+				operation: 'update',
+				candidateSlug: '={{ $json.slug }}',
+				updateFields: { city: 'Berlin' },
+				options: { timeout: 1000, retryDelayMs: 1, maxRetries: 6 },
+			},
+			items: slugs,
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => item.json.slug)).toEqual(slugs.map(({ slug }) => slug));
+		expect(sandbox().counts.faults.hang).toBeGreaterThan(0);
+	});
 });
 
 describe('19. executions sharing one credential on a service that allows one session per user', () => {

@@ -40,19 +40,41 @@ export function createRunContext(session: TransportSession): RunContext {
 	};
 }
 
-/**
- * One operation: its parameters, and what it does for one input item. It returns one object
- * (one output item) or a list (one output item per element); the router pairs them with the
- * input item.
- */
-export interface OperationModule {
+/** What an operation answers for one item: one object (one output item) or a list (one output item per element). */
+export type Output = IDataObject | IDataObject[];
+
+/** Sends a prepared item and answers with its output. */
+export type Send = () => Promise<Output>;
+
+interface OperationBase {
 	description: INodeProperties[];
 	/**
 	 * The output is itself a secret the user asked for (API key values, Log In's token): the
 	 * router does not redact it. Every other output passes through the transport's redaction.
 	 */
 	outputIsSecret?: boolean;
-	execute: (this: IExecuteFunctions, itemIndex: number, run: RunContext) => Promise<IDataObject | IDataObject[]>;
+}
+
+/**
+ * One operation: its parameters, and what it does for one input item; the router pairs the
+ * output with the input item. An operation whose items cost CPU before their first request
+ * (expressions, validation, names) splits the two: `prepare` reads, validates and resolves one
+ * item and sends nothing (but a reference list it needs), and returns what sends it; the router
+ * prepares items ahead of the ones in flight (`lookahead.ts`), and an item that was only
+ * prepared is never sent. The others do everything in `execute`.
+ */
+export type OperationModule = PreparedOperation | (OperationBase & { execute: Execute; prepare?: undefined });
+
+/** Prepares one item: reads, validates and resolves its input, and returns what sends it. */
+export type Prepare = (this: IExecuteFunctions, itemIndex: number, run: RunContext) => Promise<Send>;
+
+/** Does everything for one item at once. */
+export type Execute = (this: IExecuteFunctions, itemIndex: number, run: RunContext) => Promise<Output>;
+
+/** An operation that prepares its items ahead (see `OperationModule`). */
+export interface PreparedOperation extends OperationBase {
+	prepare: Prepare;
+	execute?: undefined;
 }
 
 /** An entry of a resource's "Operation" dropdown. */

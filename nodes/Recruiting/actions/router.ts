@@ -1,6 +1,6 @@
 /**
  * Runs the chosen operation for every input item: with bounded concurrency (a few workers that
- * each take the next item), output in
+ * each take the next item, prepared ahead by `lookahead.ts` while requests are in flight), output in
  * input order, every output item paired with its input item, and errors handled once for all
  * operations:
  * - every output item, and every error's message and description, pass through the transport's
@@ -15,8 +15,9 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { TransportSession, notSentStopping, redact, redactValues } from '../transport';
 import { requestSettings } from './shared/options';
-import type { RunContext } from './context';
+import type { RunContext, Send } from './context';
 import { createRunContext } from './context';
+import { Lookahead } from './lookahead';
 import { getOperation } from './registry';
 
 type NodeError = NodeApiError | NodeOperationError;
@@ -112,9 +113,23 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const results: INodeExecutionData[][] = new Array(items.length);
 	const failures = new Map<number, NodeError>();
 
+	// Items are prepared (parameters read, validated, names resolved) ahead of the ones in flight.
+	const prepare = async (itemIndex: number): Promise<Send> =>
+		module.prepare !== undefined
+			? await module.prepare.call(this, itemIndex, run)
+			: async () => await module.execute.call(this, itemIndex, run);
+	const lookahead = new Lookahead<Send>(
+		items.length,
+		module.prepare !== undefined ? 2 * settings.concurrency : 0,
+		prepare,
+		() => session.stopped || signal?.aborted === true,
+	);
+
 	const runItem = async (itemIndex: number) => {
 		try {
-			const answer = await module.execute.call(this, itemIndex, run);
+			const prepared = await lookahead.take(itemIndex);
+			if (!prepared.ok) throw prepared.error;
+			const answer = await prepared.value();
 			const output = module.outputIsSecret ? answer : redactValues(answer, await session.secrets());
 			results[itemIndex] = this.helpers.constructExecutionMetaData(asItems(output), {
 				itemData: { item: itemIndex },
@@ -134,7 +149,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const worker = async () => {
 		while (next < items.length && !session.stopped && !signal?.aborted) await runItem(next++);
 	};
-	await Promise.all(Array.from({ length: Math.min(settings.concurrency, items.length) }, worker));
+	try {
+		await Promise.all(Array.from({ length: Math.min(settings.concurrency, items.length) }, worker));
+	} finally {
+		await lookahead.close();
+	}
 	await run.finish();
 
 	if (failures.size > 0) {

@@ -13,7 +13,7 @@
  */
 import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestHelper, IHttpRequestOptions } from 'n8n-workflow';
 
-import { statusNote } from './errors';
+import { redirectMessage, statusNote } from './errors';
 import { errorCode, headerValue, neverSent, parseBody, retryAfterMs, serviceText, timedOut, unpack } from './http';
 import { TokenNotFoundError, extractToken, openSessionToken, sealSessionToken } from './token';
 
@@ -157,6 +157,8 @@ export function loginRequest(credentials: ICredentialDataDecryptedObject): IHttp
 		json: true,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
+		// A redirect is an answer (see redirectMessage), not followed.
+		disableFollowRedirect: true,
 		timeout: 60000,
 	};
 }
@@ -243,7 +245,11 @@ export async function logIn(helpers: IHttpRequestHelper['helpers'], credentials:
 	const { parsed } = parseBody(response.body);
 	if (status < 200 || status >= 300) {
 		const retryAfter = retryAfterMs(headerValue(response.headers, 'retry-after'));
-		throw fail(credentials, { kind: 'status', status, retryAfterMs: retryAfter, message: loginStatusMessage(status, parsed) });
+		const message =
+			status >= 300 && status < 400
+				? redirectMessage(status, headerValue(response.headers, 'location'), 'Login failed: the service')
+				: loginStatusMessage(status, parsed);
+		throw fail(credentials, { kind: 'status', status, retryAfterMs: retryAfter, message });
 	}
 	try {
 		return { sessionToken: sealSessionToken(credentials, extractToken(parsed, response.headers, text(credentials, 'tokenPath'))) };

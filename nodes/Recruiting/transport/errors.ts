@@ -14,10 +14,16 @@ function writtenForms(secret: string): string[] {
 	return escaped === secret ? [secret] : [secret, escaped, JSON.stringify(escaped).slice(1, -1)];
 }
 
-/** Every written form of the secrets worth redacting (four characters or more), computed once per redaction. */
+/** The forms of a list of secrets (the execution's list is the same array until a new session token is seen). */
+const formsOfList = new WeakMap<readonly string[], string[]>();
+
+/** Every written form of the secrets worth redacting (four characters or more), computed once per list of secrets. */
 function formsOf(secrets: Iterable<string>): string[] {
+	const known = Array.isArray(secrets) ? formsOfList.get(secrets) : undefined;
+	if (known) return known;
 	const forms: string[] = [];
 	for (const secret of secrets) if (secret.length >= 4) forms.push(...writtenForms(secret));
+	if (Array.isArray(secrets)) formsOfList.set(secrets, forms);
 	return forms;
 }
 
@@ -102,6 +108,15 @@ export function statusMessage(status: number, body: unknown, isJson: boolean): s
 	const said = isJson ? serviceText(body) : undefined;
 	const detail = said ? `: ${said}` : !isJson ? ' (its answer was not JSON)' : '';
 	return `${statusWords(status)} (HTTP ${status})${detail}`;
+}
+
+/**
+ * A redirect: the transport does not follow one (a followed POST would arrive as a GET, and
+ * following costs every request CPU), so the Base URL must be the address the service answers at.
+ */
+export function redirectMessage(status: number, location: string | undefined, what = 'The service'): string {
+	const target = location ? ` to ${location.length > 200 ? `${location.slice(0, 200)}…` : location}` : '';
+	return `${what} answered with a redirect (HTTP ${status})${target}, which the node does not follow. Set the Base URL in the Recruiting API credential to the address the service answers at (for example https:// instead of http://).`;
 }
 
 /** "HTTP 422", or for a refusal reported in the body of a 2xx answer "HTTP 200, but the answer's status is 422". */

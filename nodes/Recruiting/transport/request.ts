@@ -24,6 +24,7 @@ import {
 	cancelledMessage,
 	gatewayMessage,
 	redactAndCut,
+	redirectMessage,
 	refusedInBodyMessage,
 	statusMessage,
 } from './errors';
@@ -208,6 +209,9 @@ class Call {
 			json: true,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
+			// A redirect is an answer (see redirectMessage), not followed: following one wraps every
+			// request in follow-redirects, which copies its body and costs CPU on every request.
+			disableFollowRedirect: true,
 			timeout: this.transport.timeoutMs,
 		};
 		try {
@@ -253,6 +257,10 @@ class Call {
 		const answer = { ...unpack(status, parsed, headers), repeated: this.reached };
 		if (status >= 200 && status < 300) return this.afterSuccess(answer, isJson, lease);
 		if (this.request.accept?.includes(status)) return answer;
+		if (status >= 300 && status < 400) {
+			// 303 See Other may answer a creation the service made (POST, then redirect to GET it).
+			throw this.error(redirectMessage(status, headerValue(headers, 'location')), { httpCode: status, mayExist: status === 303 && !this.repeatable });
+		}
 		const retryAfter = retryAfterMs(headerValue(headers, 'retry-after'));
 		// 429, and 503 with Retry-After, say the request was not processed; other gateway answers do not.
 		const notProcessed = status === 429 || (status === 503 && retryAfter !== undefined);

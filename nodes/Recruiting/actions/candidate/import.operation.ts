@@ -12,7 +12,7 @@ import { z } from 'zod';
 
 import { notSentStopping } from '../../transport';
 import { postRecord } from '../candidateRecord/record';
-import type { RunContext } from '../context';
+import type { RunContext, Send } from '../context';
 import {
 	CANDIDATE_CREATE_FIELDS,
 	CANDIDATE_UPDATE_FIELDS,
@@ -29,7 +29,7 @@ import { text, validateBody } from '../shared/validation';
 import { IMPORT_LAYOUT } from './import/description';
 import type { PlannedRecord } from './import/plan';
 import { describeRecord, planRecords } from './import/plan';
-import { createCandidate, updateCandidate } from './requests';
+import { createCandidate, readCreate, updateCandidate } from './requests';
 
 export { description } from './import/description';
 
@@ -150,6 +150,8 @@ export interface ImportInput {
 	failOnRecordError: boolean;
 	/** The profile's wire fields. */
 	profile: IDataObject;
+	/** The creation's body, when no slug is given. */
+	create?: IDataObject;
 	planned: PlannedRecord[];
 }
 
@@ -158,7 +160,8 @@ export function readImport(context: IExecuteFunctions, itemIndex: number): Impor
 	const slugInput = { user_slug: itemParameter<IDataObject[string]>(context, 'candidateSlug', itemIndex, '') };
 	const givenSlug = (validateBody(context, itemIndex, slugSchema, slugInput, SLUG_LABEL).user_slug as string | undefined) ?? '';
 	const failOnRecordError = itemParameter(context, 'options.failOnRecordError', itemIndex, false) === true;
-	return { givenSlug, failOnRecordError, ...checkInput(context, itemIndex, givenSlug, failOnRecordError) };
+	const checked = checkInput(context, itemIndex, givenSlug, failOnRecordError);
+	return { givenSlug, failOnRecordError, ...checked, create: givenSlug ? undefined : readCreate(context, itemIndex) };
 }
 
 /** What to do for a row: the candidate to use (none: create it), whether to send the profile, which records. */
@@ -168,9 +171,9 @@ export interface ImportPlan {
 	records?: PlannedRecord[];
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject> {
+export async function prepare(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<Send> {
 	const input = readImport(this, itemIndex);
-	return await importRow(this, itemIndex, run, input, { slug: input.givenSlug || undefined });
+	return async () => await importRow(this, itemIndex, run, input, { slug: input.givenSlug || undefined });
 }
 
 /**
@@ -181,11 +184,11 @@ export async function importRow(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	run: RunContext,
-	{ failOnRecordError, profile, planned }: ImportInput,
+	{ failOnRecordError, profile, planned, create }: ImportInput,
 	plan: ImportPlan,
 ): Promise<IDataObject> {
 	const created = plan.slug === undefined;
-	const slug = plan.slug ?? ((await createCandidate(context, itemIndex, run)).slug as string);
+	const slug = plan.slug ?? ((await createCandidate(context, itemIndex, run, create ?? readCreate(context, itemIndex))).slug as string);
 	const result: IDataObject = { slug, created, profileUpdated: false };
 	// The service takes Source and Employee only when it creates a candidate: say what was left out.
 	const notSent = created ? [] : CREATE_ONLY.filter((field) => profile[field] !== undefined);

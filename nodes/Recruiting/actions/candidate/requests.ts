@@ -31,14 +31,23 @@ export const CREATE_LAYOUT: CandidateFieldLayout = {
 const createSchema = z.object(candidateShape(layoutFields(CREATE_LAYOUT))).superRefine(requirePhoneOrEmail);
 const createLabels = candidateLabels(layoutFields(CREATE_LAYOUT));
 
+/** The item's Create fields as the creation's body, validated (nothing is sent). */
+export function readCreate(context: IExecuteFunctions, itemIndex: number): IDataObject {
+	return validateBody(context, itemIndex, createSchema, readCandidateFields(context, itemIndex, CREATE_LAYOUT), createLabels);
+}
+
 /**
- * Creates a candidate from the item's Create fields and returns `{ slug, ...fields sent }`; the
+ * Creates a candidate from the item's Create fields (`body`, from `readCreate`) and returns `{ slug, ...fields sent }`; the
  * slug is kept in the execution's list of created candidates, and in the node's retry memory:
  * when n8n's "Retry On Fail" runs the node again, an item whose candidate an earlier try
  * created is not sent again and returns that slug.
  */
-export async function createCandidate(context: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject> {
-	const body = validateBody(context, itemIndex, createSchema, readCandidateFields(context, itemIndex, CREATE_LAYOUT), createLabels);
+export async function createCandidate(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	run: RunContext,
+	body: IDataObject,
+): Promise<IDataObject> {
 	const memory = await retryMemory(context, run);
 	const earlier = memory.createdSlug(itemIndex);
 	if (earlier !== undefined) {

@@ -16,7 +16,7 @@ import { candidateSlugProperty } from '../shared/fields';
 import { dateFormatOption, optionsCollection } from '../shared/options';
 import { itemParameter } from '../shared/parameters';
 import { text, validateBody } from '../shared/validation';
-import type { RunContext } from '../context';
+import type { RunContext, Send } from '../context';
 import { updateCandidate } from './requests';
 
 export const layout: CandidateFieldLayout = {
@@ -33,7 +33,7 @@ export const schema = z.object({ user_slug: text(true), ...candidateShape(layout
 
 export const labels = { user_slug: 'Candidate Slug', ...candidateLabels(layoutFields(layout)) };
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject> {
+export async function prepare(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<Send> {
 	const input = {
 		user_slug: itemParameter<string>(this, 'candidateSlug', itemIndex, ''),
 		...readCandidateFields(this, itemIndex, layout),
@@ -45,13 +45,15 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, run: R
 			description: 'Add at least one field with a value (empty fields are not sent), or skip this item.',
 		});
 	}
-	const response = await updateCandidate(this, itemIndex, run, body);
-	const { user_slug: slug, ...fields } = body;
-	const data = response.data;
-	const answered = typeof data === 'object' && data !== null && !Array.isArray(data) && Object.keys(data).length > 0;
-	return {
-		slug,
-		...(answered ? (data as IDataObject) : fields),
-		...(response.message ? { message: response.message } : {}),
+	return async () => {
+		const response = await updateCandidate(this, itemIndex, run, body);
+		const { user_slug: slug, ...fields } = body;
+		const data = response.data;
+		const answered = typeof data === 'object' && data !== null && !Array.isArray(data) && Object.keys(data).length > 0;
+		return {
+			slug,
+			...(answered ? (data as IDataObject) : fields),
+			...(response.message ? { message: response.message } : {}),
+		};
 	};
 }

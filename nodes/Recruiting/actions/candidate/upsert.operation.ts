@@ -13,7 +13,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { MatchBy } from '../../memory';
 import { CandidateMemory, MATCH_BY_LABEL, profilePrint, recordPrint } from '../../memory';
-import type { RunContext } from '../context';
+import type { RunContext, Send } from '../context';
 import { itemParameter } from '../shared/parameters';
 import type { ImportInput } from './import.operation';
 import { importRow, readImport, updatableProfile } from './import.operation';
@@ -145,8 +145,14 @@ function unchangedResult(slug: string, unchanged: number): IDataObject {
 	};
 }
 
-async function createOrUpdate(context: IExecuteFunctions, itemIndex: number, run: RunContext, memory: CandidateMemory, key: string): Promise<IDataObject> {
-	const input = readImport(context, itemIndex);
+async function createOrUpdate(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	run: RunContext,
+	memory: CandidateMemory,
+	key: string,
+	input: ImportInput,
+): Promise<IDataObject> {
 	const remembered = memory.recall(key);
 	// A given slug that differs from the remembered one starts the row afresh with that candidate.
 	const known = input.givenSlug && input.givenSlug !== remembered?.s ? undefined : remembered;
@@ -189,14 +195,15 @@ async function createOrUpdate(context: IExecuteFunctions, itemIndex: number, run
 	};
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject> {
+/** Reads and checks the row (and its key); what the memory knows of it is asked when it is sent. */
+export async function prepare(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<Send> {
 	const memory = await memoryOf(this, run);
 	const action = itemParameter<string>(this, 'memoryAction', itemIndex, 'remember');
 	if (action === 'clearAll') {
-		const forgotten = await run.once('candidateMemory.clear', async () => await memory.clear());
-		return { action: 'cleared', forgotten };
+		return async () => ({ action: 'cleared', forgotten: await run.once('candidateMemory.clear', async () => await memory.clear()) });
 	}
 	const key = rowKeyOf(this, itemIndex, memory);
-	if (action === 'forget') return { action: 'forgotten', known: await memory.forget(key) };
-	return await memory.inTurn(key, async () => await createOrUpdate(this, itemIndex, run, memory, key));
+	if (action === 'forget') return async () => ({ action: 'forgotten', known: await memory.forget(key) });
+	const input = readImport(this, itemIndex);
+	return async () => await memory.inTurn(key, async () => await createOrUpdate(this, itemIndex, run, memory, key, input));
 }

@@ -8,7 +8,7 @@ import { z } from 'zod';
 
 import type { ReferenceCache } from '../../referenceData/lists';
 import { resolveBusinessArea, resolveListId } from '../../referenceData/resolve';
-import type { OperationModule, ResourceDefinition, RunContext } from '../context';
+import type { PreparedOperation, ResourceDefinition, RunContext, Send } from '../context';
 import type { DateOrder } from '../shared/dates';
 import { DEFAULT_DATE_ORDER } from '../shared/dates';
 import { candidateSlugProperty } from '../shared/fields';
@@ -22,7 +22,7 @@ import { isDated } from './spec';
 export type BodySchema = z.ZodType<object, z.ZodTypeDef, unknown>;
 
 /** A sub-record with everything built from its spec. */
-export interface RecordKind extends RecordSpec, OperationModule {
+export interface RecordKind extends RecordSpec, PreparedOperation {
 	/** Wire field → label (messages), the candidate slug included. */
 	labels: Record<string, string>;
 	/** Parameter → wire field, the candidate slug included. */
@@ -102,23 +102,25 @@ export function addOperation(spec: RecordSpec): RecordKind {
 		for (const field of spec.fields) await resolveField(context, references, itemIndex, field, body);
 	}
 
-	async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject> {
+	async function prepare(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<Send> {
 		const input = wireInput(recordParameters(this, itemIndex, description), wire);
 		const order = dated ? dateOrderOf(this, itemIndex) : DEFAULT_DATE_ORDER;
 		const body = validateBody(this, itemIndex, schemaFor(order), input, labels);
 		await resolveNames(this, run.references, itemIndex, body);
-		// n8n's "Retry On Fail": a record an earlier try of this node run added is not sent again.
-		const memory = await retryMemory(this, run);
-		if (memory.recordAdded(itemIndex, 'add')) {
-			const { user_slug: slug, ...fields } = body;
-			return { slug, message: ADDED_BY_EARLIER_TRY, ...fields };
-		}
-		const output = await postRecord(this, itemIndex, run, spec.path, body);
-		memory.addedRecord(itemIndex, 'add');
-		return output;
+		return async () => {
+			// n8n's "Retry On Fail": a record an earlier try of this node run added is not sent again.
+			const memory = await retryMemory(this, run);
+			if (memory.recordAdded(itemIndex, 'add')) {
+				const { user_slug: slug, ...fields } = body;
+				return { slug, message: ADDED_BY_EARLIER_TRY, ...fields };
+			}
+			const output = await postRecord(this, itemIndex, run, spec.path, body);
+			memory.addedRecord(itemIndex, 'add');
+			return output;
+		};
 	}
 
-	return { ...spec, description, labels, wire, schemaFor, resolveNames, execute };
+	return { ...spec, description, labels, wire, schemaFor, resolveNames, prepare };
 }
 
 /** The resource of a sub-record: one operation, "Add". */

@@ -5,8 +5,17 @@
  * description (with its display rules), a validation and a copy, besides evaluating expressions.
  * A parameter whose stored value holds no expression resolves to the same value for every item,
  * so it is read once per node run (the first successful read) and that value is returned for
- * every further item. Parameters with an expression anywhere inside are read per item as
- * before. A read that fails is never kept: each item then fails with its own error.
+ * every further item. A read that fails is never kept: each item then fails with its own error.
+ *
+ * Expressions that only read a field of the item, the mapping every spreadsheet or form
+ * workflow writes (`{{ $json.email }}`, `{{ $json["First name"] }}`, `{{ $json.address.city }}`),
+ * are read from the item directly, without n8n's expression engine, whose sandbox, data proxy
+ * and Luxon clock cost more per item than the request itself: when the field is the item's own
+ * and holds text, a number or a boolean, that is exactly what the engine answers (it returns a
+ * whole-expression value as it is, and n8n's clean-up and validation leave such values alone
+ * for this node, whose parameters have no `validateType`). Any other expression, or a field that
+ * is missing or holds anything else (null, an object, a date), goes through `getNodeParameter`
+ * as before. Inside a collection the same holds for each value.
  *
  * The values are shared between the items of a run: callers must not modify them (build new
  * objects instead, as `flattenRecord` and `wireInput` do). Kept in a WeakMap keyed by the
@@ -16,8 +25,14 @@ import type { IExecuteFunctions, NodeParameterValueType } from 'n8n-workflow';
 
 type Fallback = NodeParameterValueType | object;
 
-/** Per node run: parameter name → its item-independent value, or `undefined` if it has expressions. */
-const runs = new WeakMap<IExecuteFunctions, Map<string, { value: unknown } | undefined>>();
+/** Marks a value the direct reading cannot give: n8n's expression engine must evaluate the parameter. */
+const ENGINE = Symbol('engine');
+
+/** Reads a parameter's value for an item's json, or answers ENGINE. */
+type Reader = (json: unknown) => unknown;
+
+/** Per node run: parameter name → its item-independent value, a direct reader, or `undefined` (the engine, per item). */
+const runs = new WeakMap<IExecuteFunctions, Map<string, { value: unknown } | { reader: Reader } | undefined>>();
 
 /** Whether a stored parameter value contains an expression (text starting with "="), at any depth. */
 export function holdsExpression(value: unknown): boolean {
@@ -27,9 +42,79 @@ export function holdsExpression(value: unknown): boolean {
 	return false;
 }
 
+/** `={{ $json.a }}`, `={{ $json["a b"] }}`, `={{ $json.a['b'] }}`: a whole expression that reads a path of the item's json. */
+const FIELD_EXPRESSION = /^=\{\{\s*\$json((?:\.[A-Za-z_$][\w$]*|\[\s*(?:'[^'\\{}\n]*'|"[^"\\{}\n]*")\s*\])+)\s*\}\}$/;
+const PATH_STEP = /\.([A-Za-z_$][\w$]*)|\[\s*(?:'([^']*)'|"([^"]*)")\s*\]/g;
+
+/**
+ * Names n8n's expression sandbox refuses to read (n8n-workflow's `isSafeObjectProperty`, and the
+ * `.constructor` check), plus every name of Object.prototype and every name starting with "__":
+ * such a path goes to the engine, which answers (or refuses) as it does.
+ */
+const SANDBOXED = new Set([
+	'prototype',
+	'constructor',
+	'getPrototypeOf',
+	'mainModule',
+	'binding',
+	'_linkedBinding',
+	'_load',
+	'prepareStackTrace',
+	'caller',
+	'arguments',
+	'getBuiltinModule',
+	'dlopen',
+	'execve',
+	'loadEnvFile',
+]);
+const plainKey = (key: string): boolean => !SANDBOXED.has(key) && !key.startsWith('__') && !(key in Object.prototype);
+
+/** The path a field expression reads, or undefined for any other expression. */
+export function fieldPath(expression: string): string[] | undefined {
+	const match = FIELD_EXPRESSION.exec(expression);
+	if (!match) return undefined;
+	const path = [...match[1].matchAll(PATH_STEP)].map((step) => step[1] ?? step[2] ?? step[3]);
+	return path.every(plainKey) ? path : undefined;
+}
+
+const own = (value: unknown, key: string): boolean => typeof value === 'object' && value !== null && Object.prototype.hasOwnProperty.call(value, key);
+
+/** The item's own field at `path` when it holds text, a number or a boolean; else ENGINE. */
+function readField(json: unknown, path: string[]): unknown {
+	let value = json;
+	for (const key of path) {
+		if (!own(value, key)) return ENGINE;
+		value = (value as Record<string, unknown>)[key];
+	}
+	return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? value : ENGINE;
+}
+
+/** A direct reader of a stored value (undefined when an expression in it needs the engine). */
+export function directReader(stored: unknown): Reader | undefined {
+	if (typeof stored === 'string' && stored.startsWith('=')) {
+		const path = fieldPath(stored);
+		return path ? (json) => readField(json, path) : undefined;
+	}
+	if (typeof stored !== 'object' || stored === null) return () => stored;
+	const entries = Object.entries(stored).map(([key, inner]) => [key, directReader(inner)] as const);
+	if (entries.some(([, reader]) => reader === undefined)) return undefined;
+	const list = Array.isArray(stored);
+	return (json) => {
+		const out: Record<string, unknown> | unknown[] = list ? [] : {};
+		for (const [key, reader] of entries) {
+			const value = reader!(json);
+			if (value === ENGINE) return ENGINE;
+			if (list) (out as unknown[]).push(value);
+			else (out as Record<string, unknown>)[key] = value;
+		}
+		return out;
+	};
+}
+
 /**
  * `context.getNodeParameter(name, itemIndex, fallback)`, read once per node run when the stored
- * value holds no expression. Read a given name always with the same fallback.
+ * value holds no expression, and read from the item when its expressions only read fields of
+ * the item. Read a given name always with the same fallback.
  */
 export function itemParameter<T = unknown>(context: IExecuteFunctions, name: string, itemIndex: number, fallback: Fallback): T {
 	let known = runs.get(context);
@@ -37,16 +122,21 @@ export function itemParameter<T = unknown>(context: IExecuteFunctions, name: str
 		known = new Map();
 		runs.set(context, known);
 	}
-	const cached = known.get(name);
-	if (cached) return cached.value as T;
 	const read = () => context.getNodeParameter(name, itemIndex, fallback as NodeParameterValueType) as T;
-	if (known.has(name)) return read(); // holds an expression: per item
-	const raw = context.getNodeParameter(name, itemIndex, fallback as NodeParameterValueType, { rawExpressions: true });
-	if (holdsExpression(raw)) {
-		known.set(name, undefined);
-		return read();
+	let entry = known.get(name);
+	if (entry === undefined && !known.has(name)) {
+		const raw = context.getNodeParameter(name, itemIndex, fallback as NodeParameterValueType, { rawExpressions: true });
+		if (!holdsExpression(raw)) {
+			const value = read();
+			known.set(name, { value });
+			return value;
+		}
+		const reader = directReader(raw);
+		entry = reader ? { reader } : undefined;
+		known.set(name, entry);
 	}
-	const value = read();
-	known.set(name, { value });
-	return value;
+	if (entry === undefined) return read(); // expressions the engine evaluates, per item
+	if ('value' in entry) return entry.value as T;
+	const value = entry.reader(context.getInputData()[itemIndex]?.json);
+	return value === ENGINE ? read() : (value as T);
 }
