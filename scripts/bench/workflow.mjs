@@ -108,6 +108,10 @@ for (const [name, value] of Object.entries({ rows: ROWS, warmup: WARMUP, repeat:
 		process.exit(2);
 	}
 }
+if (ROWS < 1 || REPEAT < 1) {
+	console.error(`--rows and --repeat must be at least 1\n\n${USAGE}`);
+	process.exit(2);
+}
 for (const v of VARIANTS) {
 	if (!/^(import-c\d+|chain|chain-batched)$/.test(v)) {
 		console.error(`unknown variant "${v}"\n\n${USAGE}`);
