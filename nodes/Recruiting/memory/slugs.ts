@@ -74,7 +74,9 @@ export class SlugMap {
 		this.data.rows[key] = { ...entry, t: now() };
 		if (existing) return true;
 		this.size += 1;
-		this.data.prune = [...(this.data.prune ?? []), key];
+		// In place (a copy per row made a large first run's CPU grow with the square of its rows); the
+		// row set above already marks the static data changed for n8n.
+		(this.data.prune ??= []).push(key);
 		if (this.size > MAX_ENTRIES) this.dropOldest();
 		return true;
 	}
