@@ -14,8 +14,11 @@ const PARTS = [
 const GC = 'garbage collector';
 const OTHER = 'other (harness, benchmark, other packages, V8)';
 
-/** Self time in ms per part of one profile: { [part]: ms }. */
-export function cpuByPart(file) {
+/**
+ * Self time in ms per part of one profile: { [part]: ms }. `parts` (default: the node-vs-helper
+ * parts above) is a list of { part, test(url) }, first match wins.
+ */
+export function cpuByPart(file, parts = PARTS) {
 	const profile = JSON.parse(fs.readFileSync(file, 'utf8'));
 	const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 	const parentOf = new Map();
@@ -27,7 +30,7 @@ export function cpuByPart(file) {
 		if (partOf.has(id)) return partOf.get(id);
 		const { url, functionName } = byId.get(id).callFrame;
 		let part;
-		if (url) part = PARTS.find((p) => p.test(url))?.part ?? OTHER;
+		if (url) part = parts.find((p) => p.test(url))?.part ?? OTHER;
 		else if (functionName === '(garbage collector)') part = GC;
 		else if (functionName === '(idle)' || functionName === '(program)' || functionName === '(root)') part = undefined;
 		else part = parentOf.has(id) ? resolve(parentOf.get(id)) ?? OTHER : OTHER;
