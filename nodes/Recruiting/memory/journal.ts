@@ -16,8 +16,9 @@ import { sleep } from 'n8n-workflow';
 
 const OPTIONS: ICheckProcessedOptions = { mode: 'entries' };
 
-/** How often a write repeats every claim of the execution (see `mine`). */
-const REPEAT_MS = 2000;
+/** How often a write repeats every claim of the execution, and how far back it always repeats them (see `mine`). */
+const REPEAT_MS = 10_000;
+const RECENT_MS = 5_000;
 
 type Helpers = Partial<Pick<DeduplicationHelperFunctions, 'checkProcessedAndRecord' | 'removeProcessed' | 'clearAllProcessedItems'>>;
 
@@ -36,15 +37,20 @@ export class Journal {
 
 	/**
 	 * The claims this execution holds. n8n's store rewrites its whole list without a lock, so an
-	 * overlapping execution's write can drop them (a lost update): a write repeats them all when
-	 * the last such repetition is `REPEAT_MS` old (not every write: passing every claim in every
-	 * call made a 10,000-row run's calls pass 50 million values, its CPU growing with the square
-	 * of the rows), and `repair` writes them again at the end of the run until none is missing.
+	 * overlapping execution's write can drop the claims written while its own call was under way
+	 * (a lost update): the newest ones. So every write repeats the claims of the last
+	 * `RECENT_MS`, and all of them once `REPEAT_MS` have passed since it last did; `repair` writes
+	 * them all again at the end of the run until none is missing. (Repeating all of them in every
+	 * write made a 10,000-row execution's calls pass 50 million values: its CPU grew with the
+	 * square of its rows.)
 	 */
 	private readonly mine = new Set<string>();
 
+	/** This execution's claims of the last `RECENT_MS`, oldest first, with when they were made (ms since 1970). */
+	private recent: Array<{ value: string; at: number }> = [];
+
 	/** When a write last repeated every claim of this execution (ms since 1970). */
-	private repeatedAt = 0;
+	private repeatedAt = Date.now();
 
 	constructor(private readonly helpers: Helpers) {}
 
@@ -69,14 +75,15 @@ export class Journal {
 				this.waiting = [];
 				try {
 					const fresh = batch.map((entry) => entry.value).filter((value) => !this.mine.has(value));
-					const repeat = Date.now() - this.repeatedAt >= REPEAT_MS;
-					if (repeat) this.repeatedAt = Date.now();
-					const values = repeat ? [...this.mine, ...fresh] : fresh;
+					const values = [...this.repeated(), ...fresh];
 					const { processed } = values.length > 0 ? await this.record(values) : { processed: [] };
 					const taken = new Set(processed.map(String));
 					for (const entry of batch) {
 						const claimedElsewhere = !this.mine.has(entry.value) && taken.has(entry.value);
-						if (!claimedElsewhere) this.mine.add(entry.value);
+						if (!claimedElsewhere && !this.mine.has(entry.value)) {
+							this.mine.add(entry.value);
+							this.recent.push({ value: entry.value, at: Date.now() });
+						}
 						entry.resolve(claimedElsewhere);
 					}
 				} catch (error) {
@@ -86,6 +93,19 @@ export class Journal {
 		} finally {
 			this.writing = undefined;
 		}
+	}
+
+	/** The claims a write repeats: all of them every `REPEAT_MS`, else those of the last `RECENT_MS`. */
+	private repeated(): string[] {
+		const now = Date.now();
+		if (now - this.repeatedAt >= REPEAT_MS) {
+			this.repeatedAt = now;
+			return [...this.mine];
+		}
+		let old = 0;
+		while (old < this.recent.length && now - this.recent[old].at > RECENT_MS) old++;
+		if (old > 0) this.recent = this.recent.slice(old);
+		return this.recent.map(({ value }) => value).filter((value) => this.mine.has(value));
 	}
 
 	/** One call to n8n's store; once more when two executions created its row at the same moment. */
