@@ -22,6 +22,7 @@ import { parseArgs } from 'node:util';
 
 import { findHttpRequestNode } from './httpNode.mjs';
 import { extraCpuByPart } from './profile.mjs';
+import { printTable } from './table.mjs';
 import { makeCertificates, opensslAvailable, startLatencyProxy, startTlsTerminator } from './remote.mjs';
 import { PHASES } from './workload.mjs';
 
@@ -153,13 +154,6 @@ const label = {
 	httpNode: `n8n HTTP Request node${httpNodeFound.version ? ` ${httpNodeFound.version}` : ''} (creates; batching unbounded)`,
 };
 
-function printTable(header, rows) {
-	const widths = header.map((_, column) => Math.max(...[header, ...rows].map((row) => String(row[column]).length)));
-	const line = (row) => `| ${row.map((cell, column) => String(cell).padEnd(widths[column])).join(' | ')} |`;
-	console.log(line(header));
-	console.log(`|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`);
-	for (const row of rows) console.log(line(row));
-}
 
 const rate = (result) => result.requests / (result.wallMs / 1000);
 const cpuPerRequest = (result) => result.cpuMs / result.requests;

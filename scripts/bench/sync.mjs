@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 import { SEEDED_LOGIN } from '../../test/sandbox/index.mjs';
+import { printTable } from './table.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..', '..');
@@ -325,13 +326,6 @@ if (harnessModule) harnessModule.stopEngineTimers();
 fs.rmSync(userFolder, { recursive: true, force: true });
 
 // ---- report --------------------------------------------------------------------------------------
-function printTable(header, rows) {
-	const widths = header.map((_, column) => Math.max(...[header, ...rows].map((row) => String(row[column]).length)));
-	const line = (row) => `| ${row.map((cell, column) => String(cell).padEnd(widths[column])).join(' | ')} |`;
-	console.log(line(header));
-	console.log(`|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`);
-	for (const row of rows) console.log(line(row));
-}
 const routes = (byRoute) =>
 	Object.entries(byRoute)
 		.sort(([a], [b]) => a.localeCompare(b))
