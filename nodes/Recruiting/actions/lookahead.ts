@@ -83,6 +83,8 @@ export class Lookahead<T> {
 	}
 
 	private async prepareAhead(): Promise<void> {
+		// A window of 0 (an operation with nothing to prepare): every item is prepared when taken.
+		if (this.window <= 0) return;
 		while (!this.stopping) {
 			if (this.cursor - this.taken >= this.window) {
 				// Full: wait until an item is taken (or the lookahead is closed).
