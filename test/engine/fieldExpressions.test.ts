@@ -95,8 +95,15 @@ describe('field expressions', () => {
 		expect(rows[0].additionalFields.direct).toEqual({ cityName: 'Köln', jobTitle: 'Analyst', jobTypeId: 2 });
 	});
 
+	it('keys with a raw carriage return, line or paragraph separator: read as n8n\'s engine reads them (issue 26)', async () => {
+		for (const key of ['a\rb', 'a\u2028b', 'a\u2029b']) {
+			const rows = await probe({ candidateSlug: `={{ $json["${key}"] }}`, companyName: `={{ $json['${key}'] }}`, additionalFields: {} }, [{ [key]: 'value' }]);
+			for (const row of rows) for (const [name] of PROBED) expect(row[name].direct).toEqual(row[name].engine);
+		}
+	});
+
 	it('fuzz: random items and stored values, item by item', async () => {
-		const key = fc.oneof(fc.constantFrom('email', 'city', 'First name', 'a', 'Straße', 'constructor', 'toString', '', 'x y'), fc.string({ maxLength: 6 }));
+		const key = fc.oneof(fc.constantFrom('email', 'city', 'First name', 'a', 'Straße', 'constructor', 'toString', '', 'x y', 'a\rb', 'a\u2028b', 'a\u2029b', 'a\nb'), fc.string({ maxLength: 6 }));
 		const leaf = fc.oneof(
 			fc.string({ maxLength: 8 }),
 			fc.constantFrom('', '=abc', '={{ 1 }}', ' padded ', 'Köln', '0'),

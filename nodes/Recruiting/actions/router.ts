@@ -43,12 +43,14 @@ function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: numb
  * with them beside `error`; on the error output (which takes only items whose json is just
  * `{ error }`) with them inside `error`, whose `message` is then the error's message.
  */
-function errorItem(error: NodeError, itemIndex: number, errorOutput: boolean): INodeExecutionData {
+function errorItem(error: NodeError, itemIndex: number, errorOutput: boolean, secrets: string[]): INodeExecutionData {
 	const json: IDataObject = { error: error.message };
 	if (error.description) json.errorDescription = error.description;
 	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
-	const partial = (error.context as IDataObject).partialResult;
-	if (!partial || typeof partial !== 'object') return { json, error, pairedItem: { item: itemIndex } };
+	const found = (error.context as IDataObject).partialResult;
+	if (!found || typeof found !== 'object') return { json, error, pairedItem: { item: itemIndex } };
+	// Partial results are answers of the service, redacted as every regular output is.
+	const partial = redactValues(found, secrets);
 	const { error: message, ...details } = json;
 	return {
 		json: errorOutput ? { error: { ...partial, message, ...details } } : { ...json, ...partial, error: message },
@@ -135,9 +137,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				itemData: { item: itemIndex },
 			});
 		} catch (error) {
-			const nodeError = asNodeError(this, error, itemIndex, await session.secrets());
+			const secrets = await session.secrets();
+			const nodeError = asNodeError(this, error, itemIndex, secrets);
 			if (continueOnFail) {
-				results[itemIndex] = [errorItem(nodeError, itemIndex, errorOutput)];
+				results[itemIndex] = [errorItem(nodeError, itemIndex, errorOutput, secrets)];
 			} else {
 				failures.set(itemIndex, nodeError);
 				session.stop();

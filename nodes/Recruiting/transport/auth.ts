@@ -15,7 +15,7 @@ import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestHelper, I
 
 import { redirectMessage, statusNote } from './errors';
 import { errorCode, headerValue, neverSent, parseBody, retryAfterMs, serviceText, timedOut, unpack } from './http';
-import { TokenNotFoundError, extractToken, openSessionToken, sealSessionToken } from './token';
+import { TokenNotFoundError, credentialSecrets, extractToken, openSessionToken, sealSessionToken } from './token';
 
 export type AuthMode = 'emailPassword' | 'accessToken' | 'apiKey';
 
@@ -247,7 +247,7 @@ export async function logIn(helpers: IHttpRequestHelper['helpers'], credentials:
 		const retryAfter = retryAfterMs(headerValue(response.headers, 'retry-after'));
 		const message =
 			status >= 300 && status < 400
-				? redirectMessage(status, headerValue(response.headers, 'location'), 'Login failed: the service')
+				? redirectMessage(status, headerValue(response.headers, 'location'), credentialSecrets(credentials), 'Login failed: the service')
 				: loginStatusMessage(status, parsed);
 		throw fail(credentials, { kind: 'status', status, retryAfterMs: retryAfter, message });
 	}

@@ -108,8 +108,9 @@ export function statusMessage(status: number, body: unknown, isJson: boolean): s
  * A redirect: the transport does not follow one (a followed POST would arrive as a GET, and
  * following costs every request CPU), so the Base URL must be the address the service answers at.
  */
-export function redirectMessage(status: number, location: string | undefined, what = 'The service'): string {
-	const target = location ? ` to ${location.length > 200 ? `${location.slice(0, 200)}…` : location}` : '';
+export function redirectMessage(status: number, location: string | undefined, secrets: Iterable<string>, what = 'The service'): string {
+	// Redacted before it is cut: a cut through a secret would leave its first characters unredacted.
+	const target = location ? ` to ${redactAndCut(location, secrets, 200)}` : '';
 	return `${what} answered with a redirect (HTTP ${status})${target}, which the node does not follow. Set the Base URL in the Recruiting API credential to the address the service answers at (for example https:// instead of http://).`;
 }
 

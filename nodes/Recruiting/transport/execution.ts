@@ -10,7 +10,7 @@ import { CREDENTIAL_TYPE, credentialProblem } from './auth';
 import type { Waiter } from './pacer';
 import { Pacer, cancellableWait } from './pacer';
 import { SessionOwner } from './session';
-import { openSessionToken } from './token';
+import { credentialSecrets } from './token';
 
 export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions;
 
@@ -26,8 +26,6 @@ export interface RetryPolicy {
 export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 3, initialDelayMs: 1000, maxDelayMs: 30000 };
 
 const DEFAULT_TIMEOUT_MS = 60000;
-
-const SECRET_FIELDS = ['password', 'accessToken', 'apiKey', 'sessionToken'];
 
 export function cancelled(context: RequestContext): boolean {
 	const signal = 'getExecutionCancelSignal' in context ? context.getExecutionCancelSignal?.() : undefined;
@@ -107,16 +105,6 @@ export class TransportSession {
 	}
 
 	secretsFor(credentials: ICredentialDataDecryptedObject): string[] {
-		const values = new Set<string>(this.owner?.seen ?? []);
-		for (const field of SECRET_FIELDS) {
-			const value = credentials[field];
-			if (typeof value === 'string' && value !== '') {
-				values.add(value);
-				values.add(value.trim());
-			}
-		}
-		const open = openSessionToken(credentials);
-		if (open !== '') values.add(open);
-		return [...values];
+		return [...new Set([...(this.owner?.seen ?? []), ...credentialSecrets(credentials)])];
 	}
 }

@@ -259,7 +259,7 @@ class Call {
 		if (this.request.accept?.includes(status)) return answer;
 		if (status >= 300 && status < 400) {
 			// 303 See Other may answer a creation the service made (POST, then redirect to GET it).
-			throw this.error(redirectMessage(status, headerValue(headers, 'location')), { httpCode: status, mayExist: status === 303 && !this.repeatable });
+			throw this.error(redirectMessage(status, headerValue(headers, 'location'), this.transport.secretsFor(this.credentials)), { httpCode: status, mayExist: status === 303 && !this.repeatable });
 		}
 		const retryAfter = retryAfterMs(headerValue(headers, 'retry-after'));
 		// 429, and 503 with Retry-After, say the request was not processed; other gateway answers do not.

@@ -114,3 +114,20 @@ export function openSessionToken(credentials: ICredentialDataDecryptedObject): s
 	if (!sealed) return stored;
 	return sealed[1] === fingerprint(credentials) ? sealed[2] : '';
 }
+
+const SECRET_FIELDS = ['password', 'accessToken', 'apiKey', 'sessionToken'];
+
+/** The secret values a credential holds (as typed and trimmed, and the open session token), for redaction. */
+export function credentialSecrets(credentials: ICredentialDataDecryptedObject): string[] {
+	const values = new Set<string>();
+	for (const field of SECRET_FIELDS) {
+		const value = credentials[field];
+		if (typeof value === 'string' && value !== '') {
+			values.add(value);
+			values.add(value.trim());
+		}
+	}
+	const open = openSessionToken(credentials);
+	if (open !== '') values.add(open);
+	return [...values];
+}

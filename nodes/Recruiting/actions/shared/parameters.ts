@@ -43,7 +43,8 @@ export function holdsExpression(value: unknown): boolean {
 }
 
 /** `={{ $json.a }}`, `={{ $json["a b"] }}`, `={{ $json.a['b'] }}`: a whole expression that reads a path of the item's json. */
-const FIELD_EXPRESSION = /^=\{\{\s*\$json((?:\.[A-Za-z_$][\w$]*|\[\s*(?:'[^'\\{}\n]*'|"[^"\\{}\n]*")\s*\])+)\s*\}\}$/;
+// A quoted key holds no line terminator (LF, CR, U+2028, U+2029): n8n's engine refuses them as invalid syntax.
+const FIELD_EXPRESSION = /^=\{\{\s*\$json((?:\.[A-Za-z_$][\w$]*|\[\s*(?:'[^'\\{}\n\r\u2028\u2029]*'|"[^"\\{}\n\r\u2028\u2029]*")\s*\])+)\s*\}\}$/;
 const PATH_STEP = /\.([A-Za-z_$][\w$]*)|\[\s*(?:'([^']*)'|"([^"]*)")\s*\]/g;
 
 /**
