@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { properties } from './actions/registry';
+import { versionNotice } from './actions/shared/options';
 import { router } from './actions/router';
 import { loadOptions } from './methods';
 import { CREDENTIAL_TYPE } from './transport';
@@ -12,7 +13,9 @@ export class Recruiting implements INodeType {
 		name: 'recruiting',
 		icon: { light: 'file:../../icons/recruiting.svg', dark: 'file:../../icons/recruiting.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 1.1: Concurrency Mode Auto by default (version 1 workflows keep a fixed 5; see actions/shared/options.ts).
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
 		description:
 			'Create and update candidates, attach jobs, studies, skills and languages, manage API keys and read reference lists of the recruiting service',
@@ -21,7 +24,7 @@ export class Recruiting implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
-		properties,
+		properties: [versionNotice, ...properties],
 	};
 
 	methods = { loadOptions };

@@ -268,6 +268,8 @@ export interface RunOptions {
 	manual?: boolean;
 	/** Runs this node type in the Recruiting node's place (a probe with the Recruiting node's description). */
 	nodeType?: INodeType;
+	/** The Recruiting node's version in the workflow (default 1, as the workflows saved before version 1.1). */
+	typeVersion?: number;
 }
 
 export interface RunResult {
@@ -314,13 +316,13 @@ export class Harness {
 		this.credentials.setCredential(CREDENTIAL_ID, data);
 	}
 
-	recruitingNode(parameters: INodeParameters, onError?: RunOptions['onError'], retryOnFail?: RunOptions['retryOnFail']): INode {
+	recruitingNode(parameters: INodeParameters, onError?: RunOptions['onError'], retryOnFail?: RunOptions['retryOnFail'], typeVersion = 1): INode {
 		return {
 			...(retryOnFail ? { retryOnFail: true, maxTries: retryOnFail.maxTries, waitBetweenTries: retryOnFail.waitBetweenTries ?? 0 } : {}),
 			id: 'node-recruiting',
 			name: 'Recruiting',
 			type: NODE_TYPE,
-			typeVersion: 1,
+			typeVersion,
 			position: [200, 0],
 			parameters,
 			credentials: { recruitingApi: { id: CREDENTIAL_ID, name: 'Recruiting API' } },
@@ -339,7 +341,7 @@ export class Harness {
 				position: [0, 0],
 				parameters: { items: JSON.stringify(items) },
 			},
-			this.recruitingNode(options.parameters, options.onError, options.retryOnFail),
+			this.recruitingNode(options.parameters, options.onError, options.retryOnFail, options.typeVersion),
 		];
 		const settings = options.timezone ? { timezone: options.timezone } : {};
 		const connections = {

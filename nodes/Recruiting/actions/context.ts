@@ -1,14 +1,18 @@
 /**
- * What one execution shares between its items: the transport session (credential read once,
- * one login at a time, retry policy, rate cap) and the reference-list cache. Built by the
- * router for each execution; nothing here outlives it.
+ * What one execution shares between its items: the controller (how many items are in flight, the
+ * learned send rate), the transport session (credential read once, one login at a time, retry
+ * policy, rate cap) and the reference-list cache. Built by the router for each node run; nothing
+ * here outlives it.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { TransportSession } from '../transport';
+import { Controller, TransportSession } from '../transport';
 import { OnceMap, ReferenceCache } from '../referenceData/lists';
+import type { RequestSettings } from './shared/options';
 
 export interface RunContext {
+	/** The one controller of this node run: the router asks it for slots, the transport for turns. */
+	controller: Controller;
 	session: TransportSession;
 	references: ReferenceCache;
 	/** Runs `work` once in this execution under `key`; later callers share its result. */
@@ -21,10 +25,23 @@ export interface RunContext {
 	finish(): Promise<void>;
 }
 
-export function createRunContext(session: TransportSession): RunContext {
+export function createRunContext(settings: RequestSettings): RunContext {
+	const controller = new Controller({
+		mode: settings.concurrencyMode,
+		concurrency: settings.concurrency,
+		maxConcurrency: settings.maxConcurrency,
+		requestsPerSecond: settings.requestsPerSecond,
+	});
+	const session = new TransportSession(
+		{ maxRetries: settings.maxRetries, initialDelayMs: settings.retryDelayMs },
+		settings.requestsPerSecond,
+		settings.timeoutMs,
+		controller,
+	);
 	const results = new OnceMap();
 	const endings: Array<() => Promise<unknown>> = [];
 	return {
+		controller,
 		session,
 		references: new ReferenceCache(session),
 		created: [],

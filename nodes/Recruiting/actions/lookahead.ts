@@ -8,7 +8,8 @@
  * while requests are in flight.
  *
  * - Items are taken in input order; an item not prepared yet when it is taken is prepared then.
- * - At most `window` items are prepared and not taken (memory stays bounded at any row count).
+ * - At most `window` items are prepared and not taken (memory stays bounded at any row count); the
+ *   window may follow the number of items in flight (Concurrency Mode Auto), asked each time.
  * - A failed preparation is kept as the item's outcome: it counts only when the item is taken,
  *   in its turn, as if it had been prepared then. An item that was only prepared is never sent.
  * - Once the run halts (Stop Workflow, cancellation) nothing more is prepared.
@@ -43,7 +44,7 @@ export class Lookahead<T> {
 
 	constructor(
 		private readonly count: number,
-		private readonly window: number,
+		private readonly window: number | (() => number),
 		private readonly prepare: (index: number) => Promise<T>,
 		private readonly halted: () => boolean,
 	) {
@@ -82,18 +83,22 @@ export class Lookahead<T> {
 		return this.closed || this.halted() || this.cursor >= this.count;
 	}
 
+	private get size(): number {
+		return typeof this.window === 'number' ? this.window : this.window();
+	}
+
 	private async prepareAhead(): Promise<void> {
 		// A window of 0 (an operation with nothing to prepare): every item is prepared when taken.
-		if (this.window <= 0) return;
+		if (this.size <= 0) return;
 		while (!this.stopping) {
-			if (this.cursor - this.taken >= this.window) {
+			if (this.cursor - this.taken >= this.size) {
 				// Full: wait until an item is taken (or the lookahead is closed).
 				await new Promise<void>((resolve) => (this.wake = resolve));
 				continue;
 			}
 			// A turn of the event loop first: answers (and the requests they free) go before preparation.
 			await sleep(0);
-			if (this.stopping || this.cursor - this.taken >= this.window) continue;
+			if (this.stopping || this.cursor - this.taken >= this.size) continue;
 			const index = this.cursor++;
 			const prepared = settle(this.prepare(index));
 			this.ready.set(index, prepared);

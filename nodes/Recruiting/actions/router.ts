@@ -1,6 +1,7 @@
 /**
- * Runs the chosen operation for every input item: with bounded concurrency (a few workers that
- * each take the next item, prepared ahead by `lookahead.ts` while requests are in flight), output in
+ * Runs the chosen operation for every input item: as many at once as the run's controller allows
+ * (`transport/controller.ts`: fixed, or adapted to the service), in input order, each prepared
+ * ahead by `lookahead.ts` while requests are in flight; output in
  * input order, every output item paired with its input item, and errors handled once for all
  * operations:
  * - every output item, and every error's message and description, pass through the transport's
@@ -13,9 +14,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { TransportSession, notSentStopping, redact, redactValues } from '../transport';
+import { notSentStopping, redact, redactValues } from '../transport';
 import { requestSettings } from './shared/options';
-import type { RunContext, Send } from './context';
+import type { OperationModule, RunContext, Send } from './context';
 import { createRunContext } from './context';
 import { Lookahead } from './lookahead';
 import { getOperation } from './registry';
@@ -92,81 +93,122 @@ function stoppingError(error: NodeError, run: RunContext, failures: Map<number, 
 	return error;
 }
 
+/** One node run: what the router's steps share. */
+interface Job {
+	context: IExecuteFunctions;
+	module: OperationModule;
+	run: RunContext;
+	count: number;
+	signal?: AbortSignal;
+	continueOnFail: boolean;
+	errorOutput: boolean;
+	results: INodeExecutionData[][];
+	failures: Map<number, NodeError>;
+}
+
+const halted = (job: Job): boolean => job.run.session.stopped || job.signal?.aborted === true;
+
+/** Items are prepared (parameters read, validated, names resolved) ahead of the ones in flight. */
+function lookaheadOf(job: Job): Lookahead<Send> {
+	const { context, module, run } = job;
+	const prepare = async (itemIndex: number): Promise<Send> =>
+		module.prepare !== undefined
+			? await module.prepare.call(context, itemIndex, run)
+			: async () => await module.execute.call(context, itemIndex, run);
+	const window = module.prepare !== undefined ? () => 2 * run.controller.limit : 0;
+	return new Lookahead<Send>(job.count, window, prepare, () => halted(job));
+}
+
+/** Sends one item and keeps its output, or its error (continue on fail), or stops the run. */
+async function runItem(job: Job, lookahead: Lookahead<Send>, itemIndex: number): Promise<void> {
+	const { context, module, run } = job;
+	try {
+		const prepared = await lookahead.take(itemIndex);
+		if (!prepared.ok) throw prepared.error;
+		const answer = await prepared.value();
+		const output = module.outputIsSecret ? answer : redactValues(answer, await run.session.secrets());
+		job.results[itemIndex] = context.helpers.constructExecutionMetaData(asItems(output), { itemData: { item: itemIndex } });
+	} catch (error) {
+		const secrets = await run.session.secrets();
+		const nodeError = asNodeError(context, error, itemIndex, secrets);
+		if (job.continueOnFail) {
+			job.results[itemIndex] = [errorItem(nodeError, itemIndex, job.errorOutput, secrets)];
+		} else {
+			job.failures.set(itemIndex, nodeError);
+			run.session.stop();
+		}
+	}
+}
+
+/**
+ * Starts the items in input order, each when the run's controller gives it a slot, until none
+ * is left or the run stops (Stop Workflow, cancellation: the controller ends the wait for a
+ * slot); then waits for the items in flight.
+ */
+async function dispatch(job: Job, lookahead: Lookahead<Send>): Promise<void> {
+	const { controller } = job.run;
+	const running = new Set<Promise<void>>();
+	const cancel = () => controller.close();
+	job.signal?.addEventListener('abort', cancel);
+	try {
+		for (let index = 0; index < job.count && !halted(job); index++) {
+			if (!(await controller.slot())) break;
+			if (halted(job)) {
+				controller.release();
+				break;
+			}
+			const item: Promise<void> = runItem(job, lookahead, index).finally(() => {
+				controller.release();
+				running.delete(item);
+			});
+			running.add(item);
+		}
+		await Promise.all(running);
+	} finally {
+		job.signal?.removeEventListener('abort', cancel);
+	}
+}
+
+/** The run's error, if it stopped: the first failing item's (by item order), or the cancellation. */
+function stopError(job: Job): NodeError | undefined {
+	const { failures } = job;
+	if (failures.size > 0) {
+		// Items that were refused only because the run was stopping are not the cause.
+		const causes = [...failures.keys()].filter((index) => !notSentStopping(failures.get(index)));
+		const first = Math.min(...(causes.length > 0 ? causes : [...failures.keys()]));
+		return stoppingError(failures.get(first)!, job.run, failures);
+	}
+	if (job.signal?.aborted) return stoppingError(new NodeOperationError(job.context.getNode(), 'The execution was cancelled'), job.run, failures);
+	return undefined;
+}
+
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
 	const module = getOperation(resource, operation);
 	if (!module) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
 	}
-
-	const settings = requestSettings(this);
-	const session = new TransportSession(
-		{ maxRetries: settings.maxRetries, initialDelayMs: settings.retryDelayMs },
-		settings.requestsPerSecond,
-		settings.timeoutMs,
-	);
-	const run = createRunContext(session);
-	const signal = this.getExecutionCancelSignal?.();
-	const continueOnFail = this.continueOnFail();
-	const errorOutput = this.getNode().onError === 'continueErrorOutput';
-
-	const results: INodeExecutionData[][] = new Array(items.length);
-	const failures = new Map<number, NodeError>();
-
-	// Items are prepared (parameters read, validated, names resolved) ahead of the ones in flight.
-	const prepare = async (itemIndex: number): Promise<Send> =>
-		module.prepare !== undefined
-			? await module.prepare.call(this, itemIndex, run)
-			: async () => await module.execute.call(this, itemIndex, run);
-	const lookahead = new Lookahead<Send>(
-		items.length,
-		module.prepare !== undefined ? 2 * settings.concurrency : 0,
-		prepare,
-		() => session.stopped || signal?.aborted === true,
-	);
-
-	const runItem = async (itemIndex: number) => {
-		try {
-			const prepared = await lookahead.take(itemIndex);
-			if (!prepared.ok) throw prepared.error;
-			const answer = await prepared.value();
-			const output = module.outputIsSecret ? answer : redactValues(answer, await session.secrets());
-			results[itemIndex] = this.helpers.constructExecutionMetaData(asItems(output), {
-				itemData: { item: itemIndex },
-			});
-		} catch (error) {
-			const secrets = await session.secrets();
-			const nodeError = asNodeError(this, error, itemIndex, secrets);
-			if (continueOnFail) {
-				results[itemIndex] = [errorItem(nodeError, itemIndex, errorOutput, secrets)];
-			} else {
-				failures.set(itemIndex, nodeError);
-				session.stop();
-			}
-		}
+	const count = this.getInputData().length;
+	const job: Job = {
+		context: this,
+		module,
+		run: createRunContext(requestSettings(this)),
+		count,
+		signal: this.getExecutionCancelSignal?.(),
+		continueOnFail: this.continueOnFail(),
+		errorOutput: this.getNode().onError === 'continueErrorOutput',
+		results: new Array(count),
+		failures: new Map(),
 	};
-	// `concurrency` workers take the next item in input order until none is left (or the run stops).
-	let next = 0;
-	const worker = async () => {
-		while (next < items.length && !session.stopped && !signal?.aborted) await runItem(next++);
-	};
+	const lookahead = lookaheadOf(job);
 	try {
-		await Promise.all(Array.from({ length: Math.min(settings.concurrency, items.length) }, worker));
+		await dispatch(job, lookahead);
 	} finally {
 		await lookahead.close();
 	}
-	await run.finish();
-
-	if (failures.size > 0) {
-		// Items that were refused only because the run was stopping are not the cause.
-		const causes = [...failures.keys()].filter((index) => !notSentStopping(failures.get(index)));
-		const first = Math.min(...(causes.length > 0 ? causes : [...failures.keys()]));
-		throw stoppingError(failures.get(first)!, run, failures);
-	}
-	if (signal?.aborted) {
-		throw stoppingError(new NodeOperationError(this.getNode(), 'The execution was cancelled'), run, failures);
-	}
-	return [results.flat()];
+	await job.run.finish();
+	const error = stopError(job);
+	if (error) throw error;
+	return [job.results.flat()];
 }

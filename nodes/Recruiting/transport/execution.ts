@@ -7,6 +7,7 @@
 import type { ICredentialDataDecryptedObject, IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, credentialProblem } from './auth';
+import { Controller } from './controller';
 import type { Waiter } from './pacer';
 import { Pacer, cancellableWait } from './pacer';
 import { SessionOwner } from './session';
@@ -49,6 +50,8 @@ export class TransportSession {
 		retry: Partial<RetryPolicy> = {},
 		requestsPerSecond = 0,
 		readonly timeoutMs = DEFAULT_TIMEOUT_MS,
+		/** The node run's controller (its run context owns it); a dropdown load has a fixed one that learns nothing. */
+		readonly controller: Controller = new Controller({ mode: 'fixed', concurrency: 1, maxConcurrency: 1 }),
 	) {
 		this.retry = { ...DEFAULT_RETRY, ...retry };
 		this.pacer = new Pacer(requestsPerSecond > 0 ? 1000 / requestsPerSecond : 0);
@@ -80,6 +83,7 @@ export class TransportSession {
 	/** After a failure under "Stop Workflow": requests in flight finish, no new request starts. */
 	stop(): void {
 		this.stopping = true;
+		this.controller.close();
 	}
 
 	get stopped(): boolean {

@@ -4,11 +4,14 @@
  * - `request.ts`: `apiRequest`, the loop of send → classify → decide;
  * - `execution.ts`: what one execution's requests share (`TransportSession`);
  * - `session.ts`: the one owner of the session token; `pacer.ts`: the rate cap and waits;
+ * - `controller.ts`: how many items are in flight and the learned send rate (Concurrency Mode);
  * - `auth.ts`: the credential's checks, `authenticate` and the one login request;
  * - `token.ts`: finding and sealing the session token; `http.ts`: bodies, headers, error codes;
  * - `errors.ts`: every message, and the one redaction.
  */
 export { CREDENTIAL_TYPE } from './auth';
+export type { ConcurrencyMode, ControllerSettings } from './controller';
+export { Controller } from './controller';
 export type { RequestContext } from './execution';
 export { TransportSession } from './execution';
 export { redact, redactAndCut, redactValues } from './errors';

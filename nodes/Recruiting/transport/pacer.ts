@@ -27,7 +27,12 @@ export class Pacer {
 
 	private queue: Promise<void> = Promise.resolve();
 
-	constructor(private readonly intervalMs: number) {}
+	/** `interval`: milliseconds between two starts, fixed (the user's cap) or asked at each turn (a learned rate); 0 = none. */
+	constructor(private readonly interval: number | (() => number)) {}
+
+	private get intervalMs(): number {
+		return typeof this.interval === 'number' ? this.interval : this.interval();
+	}
 
 	/** Whether a cap is set. */
 	get capped(): boolean {

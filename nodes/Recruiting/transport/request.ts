@@ -14,6 +14,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { AuthMode, LoginFailure } from './auth';
 import { ANONYMOUS, CREDENTIAL_TYPE, authMode, joinUrl, markLoginOnly, readLoginFailure, transientLogin, unreachableMessage } from './auth';
+import type { Signal } from './controller';
 import type { ErrorDetails } from './errors';
 import {
 	HEADER_REFUSED,
@@ -68,6 +69,20 @@ type Outcome = { kind: 'answer'; status: number; body: unknown; headers?: IDataO
 /** The error, when it is the refusal of a request never sent because the run is stopping (not a failure of its own). */
 export function notSentStopping(error: unknown): NodeOperationError | NodeApiError | undefined {
 	return (error instanceof NodeOperationError || error instanceof NodeApiError) && error.context.notSentStopping === true ? error : undefined;
+}
+
+/** What an attempt tells the controller about the service's load (nothing for a cancelled or never-sent request). */
+function signalOf(outcome: Outcome): { signal: Signal; retryAfterMs?: number } | undefined {
+	if (outcome.kind === 'thrown') {
+		const { code } = outcome;
+		return !code || code === 'ERR_CANCELED' || neverSent(code) || refusedLocally(code) ? undefined : { signal: 'dropped' };
+	}
+	const { status, headers } = outcome;
+	if (status === 429) return { signal: 'throttled' };
+	if (status === 502 || status === 503 || status === 504) {
+		return { signal: 'overloaded', retryAfterMs: status === 503 ? retryAfterMs(headerValue(headers, 'retry-after')) : undefined };
+	}
+	return { signal: 'ok' };
 }
 
 /** One request, from its first attempt to its answer or error. */
@@ -214,14 +229,22 @@ class Call {
 			disableFollowRedirect: true,
 			timeout: this.transport.timeoutMs,
 		};
+		const { controller } = this.transport;
+		await controller.turn(this.wait);
+		this.checkRunning();
+		const startedAt = Date.now();
+		let outcome: Outcome;
 		try {
 			const response = (await this.context.helpers.httpRequestWithAuthentication.call(this.context, CREDENTIAL_TYPE, options, {
 				credentialsDecrypted: { id: '', name: '', type: CREDENTIAL_TYPE, data },
 			})) as { statusCode: number; body?: unknown; headers?: IDataObject };
-			return { kind: 'answer', status: response.statusCode, body: response.body, headers: response.headers };
+			outcome = { kind: 'answer', status: response.statusCode, body: response.body, headers: response.headers };
 		} catch (error) {
-			return { kind: 'thrown', error, code: errorCode(error) };
+			outcome = { kind: 'thrown', error, code: errorCode(error) };
 		}
+		const signal = signalOf(outcome);
+		if (signal) controller.record(signal.signal, startedAt, Date.now() - startedAt, signal.retryAfterMs);
+		return outcome;
 	}
 
 	private delay(tries: number, retryAfter?: number): number {

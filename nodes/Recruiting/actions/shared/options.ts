@@ -1,10 +1,11 @@
 /**
- * The "Options" collection every operation has: how requests are sent (concurrency, rate cap,
+ * The "Options" collection every operation has: how requests are sent (concurrency mode, rate cap,
  * retries), plus the fields a given operation adds (date format, include token, ...).
  * Defined once; each operation file calls `optionsCollection` with its own extras.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import type { ConcurrencyMode } from '../../transport';
 import type { DateOrder } from './dates';
 import { DEFAULT_DATE_ORDER, isDateOrder } from './dates';
 import { itemParameter } from './parameters';
@@ -15,7 +16,48 @@ import { itemParameter } from './parameters';
  */
 const inMilliseconds = (label: string): string => `${label} (ms)`;
 
+/**
+ * The highest number of items in flight Concurrency Mode Auto may reach, unless set. 64: at 50 ms
+ * a round trip that is 1,280 requests per second, more than one n8n process's CPU sends (the
+ * benchmark shows the node CPU-bound between 50 and 100 in flight), reached by slow start in four
+ * round trips from 5; and below the per-client connection limits services commonly set (100 and
+ * more), so that the cap itself never overloads a service.
+ */
+export const DEFAULT_MAX_CONCURRENCY = 64;
+
+/** The node version whose default Concurrency Mode is Auto; earlier versions keep a fixed 5. */
+export const AUTO_SINCE_VERSION = 1.1;
+
+/**
+ * Shown on version 1 nodes only: which default applies, and how to get version 1.1's (n8n keeps
+ * a node's version; a node added anew gets the newest).
+ */
+export const versionNotice: INodeProperties = {
+	displayName:
+		'This node is version 1: it sends 5 items at a time unless Options set otherwise. Version 1.1 adapts to the service by default (Concurrency Mode Auto): add Concurrency Mode in Options, or replace this node by a new Recruiting node.',
+	name: 'versionOneNotice',
+	type: 'notice',
+	default: '',
+	displayOptions: { show: { '@version': [1] } },
+};
+
 export const requestOptionFields: INodeProperties[] = [
+	{
+		displayName: 'Concurrency Mode',
+		name: 'concurrencyMode',
+		type: 'options',
+		options: [
+			{
+				name: 'Auto',
+				value: 'auto',
+				description: 'Adapts the number of requests in flight to the service: more while answers stay fast, fewer on 429, 503, timeouts or rising latency',
+			},
+			{ name: 'Fixed', value: 'fixed', description: 'Always Concurrent Requests in flight' },
+		],
+		default: 'auto',
+		description:
+			'Default when this option is not added: Auto in node version 1.1 and later, Fixed (5 Concurrent Requests) in version 1 (the node\'s version is shown in its settings)',
+	},
 	{
 		displayName: 'Concurrent Requests',
 		name: 'concurrency',
@@ -23,7 +65,15 @@ export const requestOptionFields: INodeProperties[] = [
 		typeOptions: { minValue: 1, maxValue: 50, numberPrecision: 0 },
 		default: 5,
 		description:
-			'How many input items are sent to the service at the same time. 1 sends them one after another. Output order and item pairing do not depend on it.',
+			'With Concurrency Mode Fixed: how many input items are sent to the service at the same time. 1 sends them one after another. Output order and item pairing do not depend on it.',
+	},
+	{
+		displayName: 'Max Concurrency',
+		name: 'maxConcurrency',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: 256, numberPrecision: 0 },
+		default: DEFAULT_MAX_CONCURRENCY,
+		description: 'With Concurrency Mode Auto: the most input items sent at the same time, however fast the service answers',
 	},
 	{
 		displayName: 'Max Requests per Second',
@@ -96,7 +146,9 @@ export function optionsCollection(
 }
 
 export interface RequestSettings {
+	concurrencyMode: ConcurrencyMode;
 	concurrency: number;
+	maxConcurrency: number;
 	requestsPerSecond: number;
 	maxRetries: number;
 	retryDelayMs: number;
@@ -110,8 +162,11 @@ export function requestSettings(context: IExecuteFunctions): RequestSettings {
 		const parsed = typeof value === 'number' ? value : Number(value);
 		return Number.isFinite(parsed) ? Math.min(max, Math.max(min, parsed)) : fallback;
 	};
+	const auto = options.concurrencyMode === 'auto' || (options.concurrencyMode !== 'fixed' && context.getNode().typeVersion >= AUTO_SINCE_VERSION);
 	return {
+		concurrencyMode: auto ? 'auto' : 'fixed',
 		concurrency: Math.floor(number(options.concurrency, 5, 1, 50)),
+		maxConcurrency: Math.floor(number(options.maxConcurrency, DEFAULT_MAX_CONCURRENCY, 1, 256)),
 		requestsPerSecond: number(options.requestsPerSecond, 0, 0, 10000),
 		maxRetries: Math.floor(number(options.maxRetries, 3, 0, 10)),
 		retryDelayMs: number(options.retryDelayMs, 1000, 0, 30000),

@@ -1,0 +1,238 @@
+/**
+ * How many items of a node run are in flight, and (once the service has throttled) how fast
+ * requests start: one controller per node run, owned by the run context. The router asks it for
+ * a slot before it starts an item (`slot`), the transport asks it for a turn before each request
+ * (`turn`) and tells it how each answer went (`record`). Nothing else learns how it decides.
+ *
+ * `fixed`: the limit is the user's Concurrent Requests, always; nothing is learned.
+ *
+ * `auto`, the limit: TCP Reno's control law (slow start, then AIMD), decided once per round, a
+ * round being as many answers as the limit. Chosen over a gradient or Vegas limit because its
+ * only inputs are counts and one latency comparison per round, so a test can drive it answer by
+ * answer and know the limit after each round; and because its multiplicative decrease is the
+ * proven safe answer to overload (it converges to a fair share of a service that other clients
+ * use too), while the latency test gives Vegas's early warning of a queue forming at the service.
+ * - slow start: the limit doubles each round until the first sign of congestion, so a fast
+ *   service is used fully within a few round trips (5, 10, 20, 40, then the cap);
+ * - then it grows by one each round while answers stay fast and successful;
+ * - it halves when more than a tenth of a round's answers are 503/502/504, timeouts or dropped
+ *   connections (a loss share, so that a service failing 2 % of requests at random does not
+ *   drive it down), or when the round's median latency exceeds twice the lowest round median
+ *   seen (plus 20 ms, timer noise): requests are queueing at the service. Latency alone never
+ *   takes it below 5 (version 1's fixed default): a service slow for other reasons is not
+ *   hammered less than before, only a failing one is;
+ * - answers to requests started before the last change are not counted: they tell of the old limit;
+ * - never above Max Concurrency, never below 1.
+ *
+ * `auto`, the send rate: what the AWS SDK's adaptive retry mode does. Until the first 429 there
+ * is none. A 429 sets it to β = 0.7 times the rate the service accepted in the last second (the
+ * answers that were not 429) and it grows back along CUBIC's curve, C·(t − K)³ + the rate at
+ * the throttle, flat near that rate (so it probes above it rarely) and never above twice the
+ * accepted rate. Requests then start at least 1/rate apart (a token bucket of one token: no
+ * bursts). A 429 does not shrink the limit (the service limits a rate, not requests in flight:
+ * at 20 ms latency 40 per second is less than one request in flight), it ends slow start.
+ * Max Requests per Second, when set, caps the learned rate too (the transport's own pacer
+ * enforces it in either mode).
+ *
+ * A 503 with Retry-After holds every new request of the run until then (the service as a whole
+ * said when to come back); a 429's Retry-After is waited out by its own request only, as before.
+ *
+ * In queue mode every execution has its own controller: each adapts alone.
+ */
+import type { Waiter } from './pacer';
+import { Pacer } from './pacer';
+
+export type ConcurrencyMode = 'auto' | 'fixed';
+
+/** How an answer went: a success (or an answer that is not about load), a 429, an overload, or a loss. */
+export type Signal = 'ok' | 'throttled' | 'overloaded' | 'dropped';
+
+export interface ControllerSettings {
+	mode: ConcurrencyMode;
+	/** `fixed`: the number of items in flight; `auto`: where the limit starts. */
+	concurrency: number;
+	/** `auto`: the highest limit. */
+	maxConcurrency: number;
+	/** Max Requests per Second (0: none): the learned rate never exceeds it. */
+	requestsPerSecond?: number;
+}
+
+/** Where `auto` starts: version 1's fixed default. */
+export const AUTO_START = 5;
+
+const LOSS_SHARE = 0.1;
+const LATENCY_FACTOR = 2;
+const LATENCY_NOISE_MS = 20;
+const BETA = 0.7;
+const CUBIC_C = 0.4;
+const MIN_RATE = 0.5;
+
+export class Controller {
+	/** Items in flight now may not exceed it. */
+	private current: number;
+
+	private slowStart: boolean;
+
+	private inFlight = 0;
+
+	/** The router's waits for a slot. */
+	private waiting: Array<() => void> = [];
+
+	private closed = false;
+
+	/** When the limit last shrank: answers to requests started before it are not counted. */
+	private changedAt = Number.NEGATIVE_INFINITY;
+
+	private round = { answers: 0, losses: 0, latencies: [] as number[] };
+
+	private baseLatency = Number.POSITIVE_INFINITY;
+
+	/** Times of the answers not throttled in the last second (the accepted rate), and of the run's first answer. */
+	private accepted: number[] = [];
+
+	private firstAnswer?: number;
+
+	/** The learned send rate per second (undefined until the first 429), and the CUBIC state. */
+	private rate?: number;
+
+	private cubic = { maxRate: 0, k: 0, at: 0 };
+
+	private holdUntil = 0;
+
+	private readonly pacer = new Pacer(() => (this.rate ? 1000 / this.rate : 0));
+
+	constructor(
+		readonly settings: ControllerSettings,
+		private readonly now: () => number = Date.now,
+	) {
+		const auto = settings.mode === 'auto';
+		this.current = auto ? Math.min(settings.maxConcurrency, AUTO_START) : settings.concurrency;
+		this.slowStart = auto;
+	}
+
+	get limit(): number {
+		return this.current;
+	}
+
+	/** The learned send rate per second, or undefined (none learned). */
+	get sendRate(): number | undefined {
+		return this.rate;
+	}
+
+	/** The most items ever in flight at once: what the router provisions for. */
+	get ceiling(): number {
+		return this.settings.mode === 'auto' ? this.settings.maxConcurrency : this.settings.concurrency;
+	}
+
+	/**
+	 * Waits until an item may start (fewer in flight than the limit) and takes the slot; answers
+	 * `false` without a slot once the controller is closed. Give the slot back with `release`.
+	 */
+	async slot(): Promise<boolean> {
+		while (!this.closed && this.inFlight >= this.current) await new Promise<void>((resolve) => this.waiting.push(resolve));
+		if (this.closed) return false;
+		this.inFlight += 1;
+		return true;
+	}
+
+	release(): void {
+		this.inFlight -= 1;
+		this.notify();
+	}
+
+	/** Ends every wait for a slot (the run stops, or is cancelled). */
+	close(): void {
+		this.closed = true;
+		this.notify();
+	}
+
+	private notify(): void {
+		const waiting = this.waiting;
+		this.waiting = [];
+		for (const wake of waiting) wake();
+	}
+
+	/** Waits for a request's turn under the learned rate and any Retry-After hold. */
+	async turn(wait: Waiter): Promise<void> {
+		const held = this.holdUntil - this.now();
+		if (held > 0) await wait(held);
+		await this.pacer.turn(wait);
+	}
+
+	/**
+	 * How one answer went. `startedAt`: when its request was sent; `latencyMs`: how long the answer
+	 * took; `retryAfterMs`: the Retry-After of a 503.
+	 */
+	record(signal: Signal, startedAt: number, latencyMs: number, retryAfterMs?: number): void {
+		if (this.settings.mode !== 'auto') return;
+		const now = this.now();
+		if (signal !== 'throttled') this.countAccepted(now);
+		if (signal === 'overloaded' && retryAfterMs !== undefined) this.holdUntil = Math.max(this.holdUntil, now + retryAfterMs);
+		if (signal === 'throttled') this.throttled(startedAt, now);
+		else if (this.rate !== undefined) this.growRate(now);
+		if (startedAt < this.changedAt) return;
+		this.round.answers += 1;
+		if (signal === 'overloaded' || signal === 'dropped') this.round.losses += 1;
+		else if (signal === 'ok') this.round.latencies.push(latencyMs);
+		if (this.round.answers >= this.current) this.decide(now);
+	}
+
+	/** The end of a round: halve on losses or a queue at the service, else grow. */
+	private decide(now: number): void {
+		const { answers, losses, latencies } = this.round;
+		this.round = { answers: 0, losses: 0, latencies: [] };
+		const median = latencies.length > 0 ? [...latencies].sort((a, b) => a - b)[Math.floor(latencies.length / 2)] : undefined;
+		const queueing = median !== undefined && median > LATENCY_FACTOR * this.baseLatency + LATENCY_NOISE_MS;
+		if (median !== undefined) this.baseLatency = Math.min(this.baseLatency, median);
+		if (losses > LOSS_SHARE * answers) {
+			this.shrink(1, now);
+		} else if (queueing && this.current > AUTO_START) {
+			this.shrink(AUTO_START, now);
+		} else if (!queueing) {
+			this.current = Math.min(this.settings.maxConcurrency, this.slowStart ? this.current * 2 : this.current + 1);
+			this.notify();
+		}
+	}
+
+	private shrink(floor: number, now: number): void {
+		this.slowStart = false;
+		this.current = Math.max(floor, Math.min(this.current, Math.floor(this.current / 2)));
+		this.changedAt = now;
+	}
+
+	private countAccepted(now: number): void {
+		this.firstAnswer ??= now;
+		this.accepted.push(now);
+		while (this.accepted.length > 0 && this.accepted[0] <= now - 1000) this.accepted.shift();
+	}
+
+	/** Answers accepted in the last second, per second (over the time since the first answer in a run younger than that). */
+	private acceptedRate(now: number): number {
+		while (this.accepted.length > 0 && this.accepted[0] <= now - 1000) this.accepted.shift();
+		this.firstAnswer ??= now;
+		return (this.accepted.length * 1000) / Math.min(1000, Math.max(100, now - this.firstAnswer));
+	}
+
+	/** A 429: the send rate drops to β times what the service accepted, and slow start ends. */
+	private throttled(startedAt: number, now: number): void {
+		this.slowStart = false;
+		// One drop per throttle: the 429s of requests sent before the last drop tell of the old rate.
+		if (this.rate !== undefined && startedAt < this.cubic.at) return;
+		const measured = Math.max(MIN_RATE, this.acceptedRate(now));
+		const maxRate = this.rate === undefined ? measured : Math.min(measured, this.rate);
+		this.cubic = { maxRate, k: Math.cbrt((maxRate * (1 - BETA)) / CUBIC_C), at: now };
+		this.rate = this.capped(Math.max(MIN_RATE, maxRate * BETA));
+	}
+
+	/** Along CUBIC's curve back to (and slowly beyond) the rate of the last throttle. */
+	private growRate(now: number): void {
+		const t = (now - this.cubic.at) / 1000 - this.cubic.k;
+		const cubic = CUBIC_C * t * t * t + this.cubic.maxRate;
+		this.rate = this.capped(Math.max(MIN_RATE, Math.min(cubic, 2 * Math.max(this.acceptedRate(now), this.cubic.maxRate))));
+	}
+
+	private capped(rate: number): number {
+		const cap = this.settings.requestsPerSecond ?? 0;
+		return cap > 0 ? Math.min(cap, rate) : rate;
+	}
+}

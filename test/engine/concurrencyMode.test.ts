@@ -1,0 +1,133 @@
+/**
+ * Concurrency Mode (issue 26) through n8n's executor against nock: how many items are in flight
+ * per node version and mode, that no creation is sent twice while Auto shrinks its limit, that
+ * output order and pairing do not change, and that Stop Workflow and cancellation end every wait.
+ */
+import nock from 'nock';
+
+import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+import { Harness } from '../helpers/harness';
+import { setUpNock } from '../helpers/nock';
+
+const BASE = 'https://recruiting.example.test';
+const CANDIDATE = '/gin/v1/company/candidate';
+const UNUSED = 'tok-concurrency-1';
+const credential: ICredentialDataDecryptedObject = { baseUrl: BASE, authentication: 'accessToken', accessToken: UNUSED };
+const FAST = { retryDelayMs: 1 };
+
+setUpNock();
+
+const rows = (n: number) => Array.from({ length: n }, (_, index) => ({ email: `c${index}@b.test` }));
+const create = (options: IDataObject = {}): INodeParameters => ({
+	resource: 'candidate',
+	operation: 'create',
+	email: '={{ $json.email }}',
+	options: { ...FAST, ...options },
+});
+
+/** A service answering creations after `delay` ms (or as `answer` says), counting those in flight and each e-mail sent. */
+function service(delay: number, answer: (email: string, count: number) => [number, IDataObject, Record<string, string>?] = () => [201, {}]) {
+	const state = { inFlight: 0, max: 0, sent: new Map<string, number>() };
+	nock(BASE)
+		.persist()
+		.post(CANDIDATE)
+		.reply(async (_uri, body) => {
+			const email = String((body as IDataObject).email);
+			const count = (state.sent.get(email) ?? 0) + 1;
+			state.sent.set(email, count);
+			state.inFlight += 1;
+			state.max = Math.max(state.max, state.inFlight);
+			await sleep(delay);
+			state.inFlight -= 1;
+			const [status, data, headers] = answer(email, count);
+			return [status, status < 300 ? { message: 'Created', status: 201, data: { slug: `s-${email}`, ...data } } : { message: 'busy', status, ...data }, headers ?? {}];
+		});
+	return state;
+}
+
+describe('which mode applies', () => {
+	it('a version 1 workflow without the option keeps a fixed 5 in flight', async () => {
+		const state = service(40);
+		const result = await new Harness(credential).run({ parameters: create(), items: rows(60), typeVersion: 1 });
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(60);
+		expect(state.max).toBe(5);
+	});
+
+	it('a version 1.1 workflow without the option adapts (Auto): more than 5 in flight on a fast service, at most Max Concurrency', async () => {
+		const state = service(40);
+		const result = await new Harness(credential).run({ parameters: create({ maxConcurrency: 24 }), items: rows(200), typeVersion: 1.1 });
+		expect(result.error).toBeUndefined();
+		expect(state.max).toBeGreaterThan(5);
+		expect(state.max).toBeLessThanOrEqual(24);
+	});
+
+	it('version 1.1 with Concurrency Mode Fixed keeps Concurrent Requests', async () => {
+		const state = service(40);
+		await new Harness(credential).run({ parameters: create({ concurrencyMode: 'fixed', concurrency: 3 }), items: rows(40), typeVersion: 1.1 });
+		expect(state.max).toBe(3);
+	});
+
+	it('version 1 with Concurrency Mode Auto adapts', async () => {
+		const state = service(40);
+		await new Harness(credential).run({ parameters: create({ concurrencyMode: 'auto' }), items: rows(200), typeVersion: 1 });
+		expect(state.max).toBeGreaterThan(5);
+	});
+});
+
+describe('Auto shrinking its limit', () => {
+	it('no creation is sent twice, output order and pairing unchanged, while 503s and 429s shrink it', async () => {
+		// Every 4th row is answered 503 without Retry-After (outcome unknown: never sent again); rows 6,
+		// 46 and 86 429 once (not processed: sent again after Retry-After 0).
+		const state = service(20, (email, count) => {
+			const index = Number(email.slice(1, email.indexOf('@')));
+			if (index % 4 === 3) return [503, {}];
+			if (index % 40 === 6 && count === 1) return [429, {}, { 'Retry-After': '0' }];
+			return [201, {}];
+		});
+		const input = rows(120);
+		const result = await new Harness(credential).run({ parameters: create(), items: input, typeVersion: 1.1, onError: 'continueRegularOutput' });
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => item.pairedItem)).toEqual(input.map((_, item) => ({ item })));
+		input.forEach(({ email }, index) => {
+			const json = result.items[index].json;
+			if (index % 4 === 3) {
+				expect(state.sent.get(email)).toBe(1);
+				expect(String(json.error)).toMatch(/HTTP 503/);
+			} else {
+				expect(state.sent.get(email)).toBe(index % 40 === 6 ? 2 : 1);
+				expect(json.slug).toBe(`s-${email}`);
+			}
+		});
+	});
+});
+
+describe('Stop Workflow and cancellation end every wait', () => {
+	it("Stop Workflow: after one item's failure the run ends without waiting out 30 s Retry-After answers", async () => {
+		service(20, (email) => {
+			if (email === 'c3@b.test') return [422, { message: 'refused' }];
+			return [429, {}, { 'Retry-After': '30' }];
+		});
+		const started = Date.now();
+		const result = await new Harness(credential).run({ parameters: create({ retryDelayMs: 30000 }), items: rows(30), typeVersion: 1.1 });
+		expect(result.error?.message).toMatch(/refused/);
+		expect(Date.now() - started).toBeLessThan(5000);
+	});
+
+	it('a 503 with Retry-After holds the run; cancelling ends the hold and the waits for a slot', async () => {
+		service(20, () => [503, {}, { 'Retry-After': '30' }]);
+		const started = Date.now();
+		const result = await new Harness(credential).run({
+			parameters: create({ retryDelayMs: 30000 }),
+			items: rows(40),
+			typeVersion: 1.1,
+			onStart: (execution) => {
+				void sleep(300).then(() => execution.cancel());
+			},
+		});
+		expect(result.error?.message).toMatch(/cancel/i);
+		expect(Date.now() - started).toBeLessThan(5000);
+	});
+});

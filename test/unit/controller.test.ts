@@ -1,0 +1,205 @@
+/**
+ * The control law of Concurrency Mode Auto (transport/controller.ts), driven answer by answer on
+ * a clock of the test's own: the limit after each round, the learned send rate after a 429, the
+ * caps and the Retry-After hold.
+ */
+import { AUTO_START, Controller } from '../../nodes/Recruiting/transport/controller';
+
+class Clock {
+	t = 0;
+
+	now = () => this.t;
+}
+
+/** Feeds one round (as many answers as the limit), each started now and taking `latency` ms. */
+function round(controller: Controller, clock: Clock, latency: number, signal: 'ok' | 'overloaded' | 'dropped' | 'throttled' = 'ok', losses = 0) {
+	const startedAt = clock.t;
+	clock.t += latency;
+	const n = controller.limit;
+	for (let i = 0; i < n; i++) controller.record(i < losses ? signal : 'ok', startedAt, latency);
+}
+
+describe('Concurrency Mode Auto: the limit', () => {
+	it('starts at 5 and doubles each fast round (slow start) up to Max Concurrency', () => {
+		const clock = new Clock();
+		const controller = new Controller({ mode: 'auto', concurrency: 5, maxConcurrency: 64 }, clock.now);
+		expect(controller.limit).toBe(AUTO_START);
+		const seen: number[] = [];
+		for (let i = 0; i < 6; i++) {
+			round(controller, clock, 50);
+			seen.push(controller.limit);
+		}
+		expect(seen).toEqual([10, 20, 40, 64, 64, 64]);
+	});
+
+	it('halves when more than a tenth of a round is lost, then grows by one per round', () => {
+		const clock = new Clock();
+		const controller = new Controller({ mode: 'auto', concurrency: 5, maxConcurrency: 64 }, clock.now);
+		round(controller, clock, 50);
+		round(controller, clock, 50); // 20
+		round(controller, clock, 50, 'overloaded', 3); // 3 of 20 lost
+		expect(controller.limit).toBe(10);
+		round(controller, clock, 50);
+		expect(controller.limit).toBe(11);
+		round(controller, clock, 50, 'dropped', 2); // 2 of 11 dropped
+		expect(controller.limit).toBe(5);
+		// Losses go below 5: a failing service is hammered less.
+		round(controller, clock, 50, 'dropped', 5);
+		expect(controller.limit).toBe(2);
+	});
+
+	it('a tenth or less lost (a service failing 2 % at random) does not shrink it', () => {
+		const clock = new Clock();
+		const controller = new Controller({ mode: 'auto', concurrency: 5, maxConcurrency: 64 }, clock.now);
+		round(controller, clock, 50);
+		round(controller, clock, 50);
+		round(controller, clock, 50, 'overloaded', 2); // 2 of 20
+		expect(controller.limit).toBe(40);
+	});
+
+	it('halves when latency rises above twice the idle latency, but not below 5 for latency alone', () => {
+		const clock = new Clock();
+		const controller = new Controller({ mode: 'auto', concurrency: 5, maxConcurrency: 64 }, clock.now);
+		round(controller, clock, 50); // 10
+		round(controller, clock, 60); // 20
+		round(controller, clock, 100); // not over 2 × 50 + 20: grows, 40
+		expect(controller.limit).toBe(40);
+		round(controller, clock, 200);
+		expect(controller.limit).toBe(20);
+		round(controller, clock, 400);
+		round(controller, clock, 400);
+		round(controller, clock, 400);
+		expect(controller.limit).toBe(5);
+	});
+
+	it('answers to requests started before a shrink are not counted', () => {
+		const clock = new Clock();
+		const controller = new Controller({ mode: 'auto', concurrency: 5, maxConcurrency: 64 }, clock.now);
+		round(controller, clock, 50);
+		round(controller, clock, 50); // 20
+		const before = clock.t;
+		round(controller, clock, 50, 'overloaded', 20); // halves to 10
+		expect(controller.limit).toBe(10);
+		// Twenty more lost answers of requests sent before the shrink change nothing.
+		for (let i = 0; i < 20; i++) controller.record('overloaded', before, 50);
+		expect(controller.limit).toBe(10);
+	});
+
+	it('Fixed: the limit is Concurrent Requests, whatever the answers', () => {
+		const clock = new Clock();
+		const controller = new Controller({ mode: 'fixed', concurrency: 7, maxConcurrency: 64 }, clock.now);
+		for (let i = 0; i < 5; i++) round(controller, clock, 50, 'overloaded', 7);
+		round(controller, clock, 50, 'throttled', 7);
+		expect(controller.limit).toBe(7);
+		expect(controller.sendRate).toBeUndefined();
+	});
+
+	it('a slot is given while fewer are in flight than the limit; close ends every wait', async () => {
+		const controller = new Controller({ mode: 'fixed', concurrency: 2, maxConcurrency: 2 });
+		expect(await controller.slot()).toBe(true);
+		expect(await controller.slot()).toBe(true);
+		let third: boolean | undefined;
+		const waiting = controller.slot().then((given) => (third = given));
+		await Promise.resolve();
+		expect(third).toBeUndefined();
+		controller.release();
+		await waiting;
+		expect(third).toBe(true);
+		const fourth = controller.slot();
+		controller.close();
+		expect(await fourth).toBe(false);
+	});
+});
+
+describe('Concurrency Mode Auto: the send rate learned on 429', () => {
+	/** `n` accepted answers spread over the last second. */
+	function accepted(controller: Controller, clock: Clock, n: number) {
+		for (let i = 0; i < n; i++) {
+			clock.t += 1000 / n;
+			controller.record('ok', clock.t - 20, 20);
+		}
+	}
+
+	it('none before a 429; after one, 0.7 times the accepted rate, growing back along CUBIC to it', () => {
+		const clock = new Clock();
+		const controller = new Controller({ mode: 'auto', concurrency: 5, maxConcurrency: 64 }, clock.now);
+		accepted(controller, clock, 40);
+		accepted(controller, clock, 40);
+		expect(controller.sendRate).toBeUndefined();
+		const limit = controller.limit;
+		controller.record('throttled', clock.t - 20, 20);
+		expect(controller.sendRate).toBeCloseTo(28, 5);
+		// A 429 limits a rate: it does not shrink the number in flight.
+		expect(controller.limit).toBe(limit);
+		// 429s of requests sent before the drop do not drop it again.
+		controller.record('throttled', clock.t - 20, 20);
+		expect(controller.sendRate).toBeCloseTo(28, 5);
+		// K = cbrt(40 × 0.3 / 0.4) ≈ 3.1 s: back near 40 then, and flat around it (rare probes).
+		const rates: number[] = [];
+		for (let second = 0; second < 6; second++) {
+			accepted(controller, clock, 30);
+			rates.push(controller.sendRate!);
+		}
+		expect(rates[0]).toBeGreaterThan(28);
+		expect(rates[0]).toBeLessThan(40);
+		expect(rates[2]).toBeGreaterThan(39);
+		expect(rates[3]).toBeLessThan(41);
+		for (let i = 1; i < rates.length; i++) expect(rates[i]).toBeGreaterThanOrEqual(rates[i - 1]);
+	});
+
+	it('a run younger than a second: the rate over the time since its first answer', () => {
+		const clock = new Clock();
+		const controller = new Controller({ mode: 'auto', concurrency: 5, maxConcurrency: 64 }, clock.now);
+		for (let i = 0; i < 50; i++) {
+			clock.t += 4; // 250 per second, for 200 ms
+			controller.record('ok', clock.t - 20, 20);
+		}
+		controller.record('throttled', clock.t - 20, 20);
+		expect(controller.sendRate).toBeGreaterThan(0.7 * 240);
+	});
+
+	it('never above Max Requests per Second', () => {
+		const clock = new Clock();
+		const controller = new Controller({ mode: 'auto', concurrency: 5, maxConcurrency: 64, requestsPerSecond: 10 }, clock.now);
+		accepted(controller, clock, 40);
+		controller.record('throttled', clock.t - 20, 20);
+		expect(controller.sendRate).toBe(10);
+		for (let second = 0; second < 10; second++) accepted(controller, clock, 40);
+		expect(controller.sendRate).toBe(10);
+	});
+
+	it('requests start at least 1/rate apart once a rate is learned', async () => {
+		const clock = new Clock();
+		const controller = new Controller({ mode: 'auto', concurrency: 5, maxConcurrency: 64 }, clock.now);
+		accepted(controller, clock, 100);
+		accepted(controller, clock, 100);
+		controller.record('throttled', clock.t - 20, 20); // 70 per second: one each 14.3 ms
+		const waits: number[] = [];
+		const wait = async (ms: number) => {
+			waits.push(ms);
+		};
+		for (let i = 0; i < 3; i++) await controller.turn(wait);
+		// Date.now() paces the real starts; the first goes at once, the next two wait about 14 ms each.
+		expect(waits.length).toBeGreaterThanOrEqual(2);
+		for (const ms of waits) expect(ms).toBeLessThanOrEqual(1000 / 70 + 1);
+	});
+});
+
+describe('Concurrency Mode Auto: Retry-After', () => {
+	it('a 503 with Retry-After holds every new request until then', async () => {
+		const clock = new Clock();
+		const controller = new Controller({ mode: 'auto', concurrency: 5, maxConcurrency: 64 }, clock.now);
+		controller.record('overloaded', clock.t, 30, 2000);
+		const waits: number[] = [];
+		await controller.turn(async (ms) => {
+			waits.push(ms);
+		});
+		expect(waits).toEqual([2000]);
+		clock.t += 2000;
+		waits.length = 0;
+		await controller.turn(async (ms) => {
+			waits.push(ms);
+		});
+		expect(waits).toEqual([]);
+	});
+});
