@@ -1,7 +1,7 @@
 /**
  * The only code that speaks HTTP to the recruiting service.
  *
- * - `request.ts`: `apiRequest`, the loop of send → classify → decide;
+ * - `request.ts`: `apiRequest`, the loop of send → classify → decide; `attempt.ts`: one attempt;
  * - `execution.ts`: what one execution's requests share (`TransportSession`);
  * - `session.ts`: the one owner of the session token; `pacer.ts`: the rate cap and waits;
  * - `controller.ts`: how many items are in flight and the learned send rate (Concurrency Mode);

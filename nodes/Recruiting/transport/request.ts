@@ -8,13 +8,17 @@
  * process it); 502, 503, 504, timeouts and broken connections only for requests that are safe
  * to repeat (GET, PUT, DELETE, the login). A creation (POST) whose outcome is unknown is never
  * sent again: it fails and says the record may or may not exist.
+ *
+ * Each attempt (`attempt.ts`) waits for its turn under the run's controller and tells it how the
+ * service answered.
  */
-import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { AuthMode, LoginFailure } from './auth';
-import { ANONYMOUS, CREDENTIAL_TYPE, authMode, joinUrl, markLoginOnly, readLoginFailure, transientLogin, unreachableMessage } from './auth';
-import type { Signal } from './controller';
+import { ANONYMOUS, CREDENTIAL_TYPE, authMode, markLoginOnly, readLoginFailure, transientLogin, unreachableMessage } from './auth';
+import type { ApiRequest, Outcome } from './attempt';
+import { attempt, isRepeatable, loginFailureOf, wireOptions } from './attempt';
 import type { ErrorDetails } from './errors';
 import {
 	HEADER_REFUSED,
@@ -32,31 +36,11 @@ import {
 import type { RequestContext } from './execution';
 import { TransportSession, cancelled } from './execution';
 import type { ServiceResponse } from './http';
-import { errorCode, headerValue, neverSent, parseBody, refusedLocally, retryAfterMs, timedOut, unpack } from './http';
+import { headerValue, neverSent, parseBody, refusedLocally, retryAfterMs, timedOut, unpack } from './http';
 import type { LoginTurn } from './session';
 
-/**
- * How a request is authorised: `session` (default) with the credential; `optional` without a
- * session when none is held, logging in only if the service answers 401 (reference lists);
- * `none` never (the login itself); `existing` only with the session held, never logging in and
- * taking a 401 as the answer (Log Out).
- */
-export type AuthUse = 'session' | 'optional' | 'none' | 'existing';
+export type { ApiRequest, AuthUse } from './attempt';
 
-export interface ApiRequest {
-	method: IHttpRequestMethods;
-	path: string;
-	body?: IDataObject;
-	qs?: IDataObject;
-	itemIndex?: number;
-	auth?: AuthUse;
-	/** Statuses returned as an answer instead of an error. */
-	accept?: number[];
-	/** A POST that creates nothing (the login): safe to repeat like GET, PUT and DELETE. */
-	repeatable?: boolean;
-}
-
-const REPEATABLE = new Set<IHttpRequestMethods>(['GET', 'PUT', 'DELETE', 'HEAD']);
 
 interface Lease {
 	data: ICredentialDataDecryptedObject;
@@ -64,25 +48,10 @@ interface Lease {
 	turn?: LoginTurn;
 }
 
-type Outcome = { kind: 'answer'; status: number; body: unknown; headers?: IDataObject } | { kind: 'thrown'; error: unknown; code?: string };
 
 /** The error, when it is the refusal of a request never sent because the run is stopping (not a failure of its own). */
 export function notSentStopping(error: unknown): NodeOperationError | NodeApiError | undefined {
 	return (error instanceof NodeOperationError || error instanceof NodeApiError) && error.context.notSentStopping === true ? error : undefined;
-}
-
-/** What an attempt tells the controller about the service's load (nothing for a cancelled or never-sent request). */
-function signalOf(outcome: Outcome): { signal: Signal; retryAfterMs?: number } | undefined {
-	if (outcome.kind === 'thrown') {
-		const { code } = outcome;
-		return !code || code === 'ERR_CANCELED' || neverSent(code) || refusedLocally(code) ? undefined : { signal: 'dropped' };
-	}
-	const { status, headers } = outcome;
-	if (status === 429) return { signal: 'throttled' };
-	if (status === 502 || status === 503 || status === 504) {
-		return { signal: 'overloaded', retryAfterMs: status === 503 ? retryAfterMs(headerValue(headers, 'retry-after')) : undefined };
-	}
-	return { signal: 'ok' };
 }
 
 /** One request, from its first attempt to its answer or error. */
@@ -114,7 +83,7 @@ class Call {
 		private readonly credentials: ICredentialDataDecryptedObject,
 	) {
 		this.mode = authMode(credentials);
-		this.repeatable = request.repeatable === true || REPEATABLE.has(request.method);
+		this.repeatable = isRepeatable(request);
 		this.wait = transport.waiter(context);
 	}
 
@@ -194,7 +163,7 @@ class Call {
 				lease.data = { ...this.credentials, sessionToken: token };
 				return await this.sendPaced(lease);
 			}
-			const failure = readLoginFailure(data) ?? this.failureOf(outcome);
+			const failure = readLoginFailure(data) ?? loginFailureOf(outcome, this.credentials);
 			if (!transientLogin(failure) || tries >= this.transport.retry.maxRetries || cancelled(this.context)) {
 				turn.failed(failure);
 				throw this.loginError(failure);
@@ -203,48 +172,11 @@ class Call {
 		}
 	}
 
-	/** A login that left no record of its failure (it never ran, or something else broke). */
-	private failureOf(outcome: Outcome): LoginFailure {
-		if (outcome.kind === 'answer') return { kind: 'noToken', message: 'The login did not produce a session token' };
-		const { code } = outcome;
-		if (neverSent(code)) return { kind: 'network', code, message: unreachableMessage(this.credentials) };
-		if (code) return { kind: 'network', code, message: 'The connection to the recruiting service broke while logging in.' };
-		const message = outcome.error instanceof Error ? outcome.error.message : 'The login failed';
-		return { kind: 'config', message };
-	}
-
 	private async send(data: ICredentialDataDecryptedObject): Promise<Outcome> {
-		const { request } = this;
-		const options: IHttpRequestOptions = {
-			method: request.method,
-			url: joinUrl(String(this.credentials.baseUrl), request.path),
-			headers: request.body === undefined ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
-			qs: request.qs,
-			body: request.body,
-			json: true,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			// A redirect is an answer (see redirectMessage), not followed: following one wraps every
-			// request in follow-redirects, which copies its body and costs CPU on every request.
-			disableFollowRedirect: true,
-			timeout: this.transport.timeoutMs,
-		};
-		const { controller } = this.transport;
-		await controller.turn(this.wait);
+		await this.transport.controller.turn(this.wait);
 		this.checkRunning();
-		const startedAt = Date.now();
-		let outcome: Outcome;
-		try {
-			const response = (await this.context.helpers.httpRequestWithAuthentication.call(this.context, CREDENTIAL_TYPE, options, {
-				credentialsDecrypted: { id: '', name: '', type: CREDENTIAL_TYPE, data },
-			})) as { statusCode: number; body?: unknown; headers?: IDataObject };
-			outcome = { kind: 'answer', status: response.statusCode, body: response.body, headers: response.headers };
-		} catch (error) {
-			outcome = { kind: 'thrown', error, code: errorCode(error) };
-		}
-		const signal = signalOf(outcome);
-		if (signal) controller.record(signal.signal, startedAt, Date.now() - startedAt, signal.retryAfterMs);
-		return outcome;
+		const options = wireOptions(this.request, String(this.credentials.baseUrl), this.transport.timeoutMs);
+		return await attempt(this.context, options, data, this.transport.controller);
 	}
 
 	private delay(tries: number, retryAfter?: number): number {
