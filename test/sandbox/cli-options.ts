@@ -2,7 +2,8 @@
  * The command line of `cli.mjs` turned into sandbox options: checked and converted here (in
  * TypeScript, so that jest can test it); `cli.mjs` parses the flags and reads the files.
  */
-import type { SandboxOptions, TokenLocation } from './types';
+import { PROFILE_NAMES, PROFILES, isProfile } from './profiles';
+import type { FaultConfig, SandboxOptions, TokenLocation } from './types';
 
 /** Flag values as `node:util` parseArgs gives them (names without the leading dashes). */
 export type CliFlags = Record<string, string | boolean | undefined>;
@@ -43,7 +44,6 @@ export function settingsFromFlags(flags: CliFlags, tokenLocations: readonly Toke
 	if (tokenLocation !== undefined && !tokenLocations.includes(tokenLocation as TokenLocation)) {
 		throw new Error(`--token-location must be one of ${tokenLocations.join(', ')}`);
 	}
-	const latencyMs = integerFlag(flags, 'latency');
 	const text = (name: string): string | undefined => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
 	return {
 		port: integerFlag(flags, 'port') ?? 0,
@@ -55,7 +55,31 @@ export function settingsFromFlags(flags: CliFlags, tokenLocations: readonly Toke
 			tokenLocation: tokenLocation as TokenLocation | undefined,
 			tokenLifetimeMs: tokenLifetimeMs(flags),
 			singleSessionPerUser: flags['single-session'] === true,
-			faults: latencyMs ? { latencyMs } : undefined,
+			faults: faultsFromFlags(flags),
 		},
 	};
+}
+
+/** `--profile` (a service profile), then `--latency`, `--capacity`, `--rate-limit`, `--unavailable-rate` over it. */
+function faultsFromFlags(flags: CliFlags): FaultConfig | undefined {
+	const profile = flags.profile;
+	if (profile !== undefined && !isProfile(profile)) throw new Error(`--profile must be one of ${PROFILE_NAMES.join(', ')}`);
+	const faults: FaultConfig = profile ? { ...PROFILES[profile] } : {};
+	const latencyMs = integerFlag(flags, 'latency');
+	if (latencyMs !== undefined) faults.latencyMs = latencyMs;
+	const capacity = integerFlag(flags, 'capacity');
+	if (capacity !== undefined) faults.capacity = capacity;
+	const perSecond = integerFlag(flags, 'rate-limit');
+	if (perSecond !== undefined) faults.rateLimitPerSecond = perSecond;
+	const unavailable = flags['unavailable-rate'];
+	if (unavailable !== undefined) {
+		const fraction = Number(unavailable);
+		if (typeof unavailable !== 'string' || unavailable.trim() === '' || !(fraction >= 0 && fraction <= 1)) {
+			throw new Error('--unavailable-rate must be a fraction between 0 and 1');
+		}
+		faults.unavailableRate = fraction;
+	}
+	const seed = integerFlag(flags, 'seed');
+	if (seed !== undefined) faults.seed = seed;
+	return Object.values(faults).some((value) => value !== undefined && value !== 0) ? faults : undefined;
 }

@@ -15,6 +15,13 @@ const USAGE = `Usage: node test/sandbox/cli.mjs [options]
   --data FILE           keep the state in FILE (loaded if present, rewritten atomically on change)
   --admin               enable the /__sandbox/* admin routes (state, requests, faults, reset)
   --latency MS          add MS milliseconds of latency to every request
+  --profile NAME        a service profile: fast (50 ms), capacity (50 ms, 16 served at once),
+                        rate-limited (50 ms, 100 requests/s, 429 beyond), flaky (50 ms, 2 % 503);
+                        the flags below (and --latency) change a profile's values
+  --capacity K          at most K requests served at once, the others wait
+  --rate-limit N        at most N requests per second, 429 with Retry-After beyond
+  --unavailable-rate F  fraction F (0..1) of requests answered 503
+  --seed N              seed of the random faults (reproducible runs)
   --seed-file FILE      JSON array of companies to seed instead of the default two
   --token-location LOC  where login puts the session token (default data.token)
   --token-lifetime MS   session token lifetime in milliseconds
@@ -37,6 +44,11 @@ try {
 			data: { type: 'string' },
 			admin: { type: 'boolean' },
 			latency: { type: 'string' },
+			profile: { type: 'string' },
+			capacity: { type: 'string' },
+			'rate-limit': { type: 'string' },
+			'unavailable-rate': { type: 'string' },
+			seed: { type: 'string' },
 			'seed-file': { type: 'string' },
 			'token-location': { type: 'string' },
 			'token-lifetime': { type: 'string' },

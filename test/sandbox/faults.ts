@@ -81,6 +81,14 @@ export class FaultInjector {
 
 	private loginScript: LoginScriptEntry[] = [];
 
+	/** `rateLimitPerSecond`: the tokens left and when they were counted. */
+	private bucket = { tokens: 0, at: 0 };
+
+	/** `capacity`: requests being served, and the ones waiting for a place (in arrival order). */
+	private serving = 0;
+
+	private queue: Array<() => void> = [];
+
 	constructor(config: FaultConfig = {}) {
 		this.set(config);
 	}
@@ -95,6 +103,51 @@ export class FaultInjector {
 		this.expiryArmed = nonNegative(config.expireTokensAfterRequests) > 0;
 		this.sessionUse.clear();
 		this.loginScript = [...(config.loginScript ?? [])];
+		this.bucket = { tokens: nonNegative(config.rateLimitPerSecond), at: Date.now() };
+	}
+
+	/** Whether `capacity` bounds the requests served at once. */
+	get capped(): boolean {
+		return nonNegative(this.config.capacity) > 0;
+	}
+
+	/**
+	 * `rateLimitPerSecond`: takes a token and answers undefined, or, when none is left, the
+	 * Retry-After value (whole seconds until the next token, at least 1).
+	 */
+	overRate(): string | undefined {
+		const perSecond = nonNegative(this.config.rateLimitPerSecond);
+		if (perSecond === 0) return undefined;
+		const now = Date.now();
+		this.bucket.tokens = Math.min(perSecond, this.bucket.tokens + ((now - this.bucket.at) / 1000) * perSecond);
+		this.bucket.at = now;
+		if (this.bucket.tokens >= 1) {
+			this.bucket.tokens -= 1;
+			return undefined;
+		}
+		return String(Math.max(1, Math.ceil((1 - this.bucket.tokens) / perSecond)));
+	}
+
+	/** Serves one request for `ms` (`wait` sleeps), at most `capacity` at once; true when it had to wait for a place. */
+	async serve(ms: number, wait: (ms: number) => Promise<void>): Promise<boolean> {
+		const capacity = nonNegative(this.config.capacity);
+		let waited = false;
+		if (capacity > 0) {
+			while (this.serving >= capacity) {
+				waited = true;
+				await new Promise<void>((resolve) => this.queue.push(resolve));
+			}
+			this.serving += 1;
+		}
+		try {
+			if (ms > 0) await wait(ms);
+		} finally {
+			if (capacity > 0) {
+				this.serving -= 1;
+				this.queue.shift()?.();
+			}
+		}
+		return waited;
 	}
 
 	get(): FaultConfig {
@@ -126,6 +179,7 @@ export class FaultInjector {
 		const bands: Array<[number, () => FaultOutcome]> = [
 			[rate(config.dropRate), () => ({ kind: 'drop', fault: 'drop' })],
 			[rate(config.errorRate), () => this.preWorkError()],
+			[rate(config.unavailableRate), () => this.unavailable()],
 			[rate(config.rateLimitRate), () => this.rateLimit()],
 			[rate(config.unauthorizedRate), () => ({ kind: 'unauthorized' })],
 			[rate(config.afterWorkErrorRate), () => ({ kind: 'afterWorkError', status: this.afterWorkStatus() })],
@@ -143,6 +197,10 @@ export class FaultInjector {
 
 	private preWorkError(): FaultOutcome {
 		if (this.random() < 0.5) return { kind: 'status', status: 500, fault: 'error500' };
+		return this.unavailable();
+	}
+
+	private unavailable(): FaultOutcome {
 		const outcome: FaultOutcome = { kind: 'status', status: 503, fault: 'error503' };
 		const seconds = this.config.retryAfterOn503;
 		if (typeof seconds === 'number' && seconds >= 0) outcome.retryAfter = String(Math.ceil(seconds));

@@ -120,6 +120,8 @@ const FAULT_NAMES: readonly FaultName[] = [
 	'error500',
 	'error503',
 	'rateLimit',
+	'rateLimitPerSecond',
+	'capacityWait',
 	'drop',
 	'tokenExpiry',
 	'unauthorized',
@@ -321,9 +323,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		decision: FaultDecision,
 		isLogin: boolean,
 	): Promise<boolean> => {
-		if (decision.latencyMs > 0) {
-			countFault(request, 'latency');
-			await sleep(decision.latencyMs);
+		const limited = faults.overRate();
+		if (limited !== undefined) {
+			if (decision.latencyMs > 0) await sleep(decision.latencyMs);
+			countFault(request, 'rateLimitPerSecond');
+			void sendStatus(reply, 429, limited, isLogin);
+			return false;
+		}
+		if (decision.latencyMs > 0 || faults.capped) {
+			if (decision.latencyMs > 0) countFault(request, 'latency');
+			if (await faults.serve(decision.latencyMs, async (ms) => await sleep(ms))) countFault(request, 'capacityWait');
 		}
 		if (decision.hang && !decision.hang.afterWork) {
 			countFault(request, 'hang');

@@ -74,6 +74,19 @@ export interface FaultConfig {
 	loginScript?: LoginScriptEntry[];
 	/** Seed of the PRNG that decides the random faults (reproducible runs). */
 	seed?: number;
+	/**
+	 * At most this many requests served at once (each for `latencyMs`); the others wait their turn
+	 * in arrival order, so latency grows with load (profile `capacity`).
+	 */
+	capacity?: number;
+	/**
+	 * At most this many requests per second: a token bucket of this many tokens, refilled at this
+	 * rate; a request without a token is answered 429 with `Retry-After` (whole seconds, at least
+	 * 1) before any work (profile `rate-limited`).
+	 */
+	rateLimitPerSecond?: number;
+	/** Fraction (0..1) answered 503 before processing, with `Retry-After: retryAfterOn503` when set (profile `flaky`). */
+	unavailableRate?: number;
 	/** Only apply faults to paths starting with one of these prefixes (`loginScript` excepted). */
 	paths?: string[];
 }
@@ -166,6 +179,8 @@ export type FaultName =
 	| 'error500'
 	| 'error503'
 	| 'rateLimit'
+	| 'rateLimitPerSecond'
+	| 'capacityWait'
 	| 'drop'
 	| 'tokenExpiry'
 	| 'unauthorized'
