@@ -186,20 +186,33 @@ describe('Concurrency Mode Auto: the send rate learned on 429', () => {
 });
 
 describe('Concurrency Mode Auto: Retry-After', () => {
-	it('a 503 with Retry-After holds every new request until then', async () => {
-		const clock = new Clock();
-		const controller = new Controller({ mode: 'auto', concurrency: 5, maxConcurrency: 64 }, clock.now);
-		controller.record('overloaded', clock.t, 30, 2000);
+	const waitsOf = async (controller: Controller) => {
 		const waits: number[] = [];
 		await controller.turn(async (ms) => {
 			waits.push(ms);
 		});
-		expect(waits).toEqual([2000]);
+		return waits;
+	};
+
+	it('a round that halves on 503s with Retry-After holds every new request until then', async () => {
+		const clock = new Clock();
+		const controller = new Controller({ mode: 'auto', concurrency: 5, maxConcurrency: 64 }, clock.now);
+		for (let i = 0; i < 5; i++) controller.record('overloaded', clock.t, 30, 2000);
+		expect(controller.limit).toBe(2);
+		expect(await waitsOf(controller)).toEqual([2000]);
 		clock.t += 2000;
-		waits.length = 0;
-		await controller.turn(async (ms) => {
-			waits.push(ms);
-		});
-		expect(waits).toEqual([]);
+		expect(await waitsOf(controller)).toEqual([]);
+	});
+
+	it('an occasional 503 with Retry-After (a flaky service) holds only its own request', async () => {
+		const clock = new Clock();
+		const controller = new Controller({ mode: 'auto', concurrency: 5, maxConcurrency: 64 }, clock.now);
+		round(controller, clock, 30);
+		round(controller, clock, 30);
+		expect(controller.limit).toBe(20);
+		controller.record('overloaded', clock.t, 30, 2000);
+		for (let i = 0; i < 19; i++) controller.record('ok', clock.t, 30);
+		expect(controller.limit).toBe(40);
+		expect(await waitsOf(controller)).toEqual([]);
 	});
 });

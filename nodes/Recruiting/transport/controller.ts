@@ -34,8 +34,10 @@
  * Max Requests per Second, when set, caps the learned rate too (the transport's own pacer
  * enforces it in either mode).
  *
- * A 503 with Retry-After holds every new request of the run until then (the service as a whole
- * said when to come back); a 429's Retry-After is waited out by its own request only, as before.
+ * Retry-After: each request answered with one waits it out before it is sent again, as before.
+ * When a round halves the limit on losses and its 503s said Retry-After, every new request of
+ * the run waits until then too (the service as a whole is overloaded and said when to come
+ * back); an occasional 503 of a flaky service holds only its own request.
  *
  * In queue mode every execution has its own controller: each adapts alone.
  */
@@ -83,7 +85,7 @@ export class Controller {
 	/** When the limit last shrank: answers to requests started before it are not counted. */
 	private changedAt = Number.NEGATIVE_INFINITY;
 
-	private round = { answers: 0, losses: 0, latencies: [] as number[] };
+	private round = { answers: 0, losses: 0, latencies: [] as number[], retryAfterMs: 0 };
 
 	private baseLatency = Number.POSITIVE_INFINITY;
 
@@ -167,25 +169,26 @@ export class Controller {
 		if (this.settings.mode !== 'auto') return;
 		const now = this.now();
 		if (signal !== 'throttled') this.countAccepted(now);
-		if (signal === 'overloaded' && retryAfterMs !== undefined) this.holdUntil = Math.max(this.holdUntil, now + retryAfterMs);
 		if (signal === 'throttled') this.throttled(startedAt, now);
 		else if (this.rate !== undefined) this.growRate(now);
 		if (startedAt < this.changedAt) return;
 		this.round.answers += 1;
 		if (signal === 'overloaded' || signal === 'dropped') this.round.losses += 1;
+		if (retryAfterMs !== undefined) this.round.retryAfterMs = Math.max(this.round.retryAfterMs, retryAfterMs);
 		else if (signal === 'ok') this.round.latencies.push(latencyMs);
 		if (this.round.answers >= this.current) this.decide(now);
 	}
 
 	/** The end of a round: halve on losses or a queue at the service, else grow. */
 	private decide(now: number): void {
-		const { answers, losses, latencies } = this.round;
-		this.round = { answers: 0, losses: 0, latencies: [] };
+		const { answers, losses, latencies, retryAfterMs } = this.round;
+		this.round = { answers: 0, losses: 0, latencies: [], retryAfterMs: 0 };
 		const median = latencies.length > 0 ? [...latencies].sort((a, b) => a - b)[Math.floor(latencies.length / 2)] : undefined;
 		const queueing = median !== undefined && median > LATENCY_FACTOR * this.baseLatency + LATENCY_NOISE_MS;
 		if (median !== undefined) this.baseLatency = Math.min(this.baseLatency, median);
 		if (losses > LOSS_SHARE * answers) {
 			this.shrink(1, now);
+			this.holdUntil = Math.max(this.holdUntil, now + retryAfterMs);
 		} else if (queueing && this.current > AUTO_START) {
 			this.shrink(AUTO_START, now);
 		} else if (!queueing) {
