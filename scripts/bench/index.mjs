@@ -12,6 +12,10 @@
 //   latency  sandbox at 50 ms latency, concurrency 5 and 20: requests per second per client
 //   remote   the sandbox behind TLS and a proxy adding a round-trip time (remote.mjs), RTT 20, 50
 //            and 100 ms, concurrency 5 and 20: rows per minute of the node and of a raw keep-alive client
+//   profiles the sandbox's service profiles (test/sandbox/profiles.ts: fast, capacity, rate-limited,
+//            flaky): the node with Concurrency Mode Auto against Fixed 5, 20 and 50, and n8n's HTTP
+//            Request node at its defaults (no batching: every item at once), creations only:
+//            rows per minute, requests answered 429 / 503, CPU per row, items failed
 // Prints the tables and the targets; the last line is `BENCH {json}` (see README, "What to expect").
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -31,7 +35,9 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 const { values: args } = parseArgs({
 	options: {
 		quick: { type: 'boolean', default: false },
-		sections: { type: 'string', default: 'cpu,latency,remote' },
+		sections: { type: 'string', default: 'cpu,latency,remote,profiles' },
+		profiles: { type: 'string', default: 'fast,capacity,rate-limited,flaky' },
+		'profile-rows': { type: 'string' },
 		rows: { type: 'string' },
 		concurrency: { type: 'string', default: '20' },
 		latency: { type: 'string', default: '50' },
@@ -47,7 +53,9 @@ const { values: args } = parseArgs({
 if (args.help) {
 	console.log(`Usage: npm run bench -- [options]
   --quick                  short run (under two minutes): fewer rows everywhere
-  --sections LIST          cpu,latency,remote (default: all three)
+  --sections LIST          cpu,latency,remote,profiles (default: all four)
+  --profiles LIST          service profiles of the profiles section (default fast,capacity,rate-limited,flaky)
+  --profile-rows N         rows per run of the profiles section (default 1000, rate-limited 200; --quick 200 and 60)
   --rows N                 rows of the cpu section (default 10000, --quick 400)
   --concurrency C          concurrency of the cpu section (default 20)
   --latency MS             sandbox latency of the latency section (default 50)
@@ -79,10 +87,10 @@ const remoteKinds = list(args['remote-clients']);
 const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'recruiting-bench-'));
 const childEnv = { ...process.env, N8N_USER_FOLDER: userFolder, N8N_DIAGNOSTICS_ENABLED: 'false' };
 
-/** Starts the sandbox CLI in its own process; resolves with its URL, port and a stop function. */
-function startSandbox(latency) {
+/** Starts the sandbox CLI in its own process (a latency, or extra flags); resolves with its URL, port and a stop function. */
+function startSandbox(latency, flags = ['--latency', String(latency)]) {
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, ['test/sandbox/cli.mjs', '--port', '0', '--latency', String(latency)], {
+		const child = spawn(process.execPath, ['test/sandbox/cli.mjs', '--port', '0', ...flags], {
 			cwd: repoRoot,
 			env: childEnv,
 			stdio: ['ignore', 'pipe', 'inherit'],
@@ -157,7 +165,7 @@ const label = {
 
 const rate = (result) => result.requests / (result.wallMs / 1000);
 const cpuPerRequest = (result) => result.cpuMs / result.requests;
-const results = { cpu: [], latency: [], remote: [] };
+const results = { cpu: [], latency: [], remote: [], profiles: [] };
 
 // ---- cpu: 0 ms latency, CPU per request and peak RSS ---------------------------------------
 if (sections.has('cpu')) {
@@ -242,6 +250,33 @@ if (sections.has('remote')) {
 		await sandbox.stop();
 	}
 }
+// ---- profiles: Auto against fixed concurrency on each service profile ----------------------------
+const profileNames = list(args.profiles);
+const profileConfigs = ['auto', 5, 20, 50];
+const profileRowsOf = (profile) => Number(args['profile-rows'] ?? (profile === 'rate-limited' ? (quick ? 60 : 200) : quick ? 200 : 1000));
+/** What the sandbox answered (its admin counts): requests, and those answered 429 or 503. */
+async function sandboxCounts(url) {
+	const response = await fetch(`${url}/__sandbox/requests`);
+	const { requests, counts } = await response.json();
+	return { requests: requests.length, answered429: counts.faults.rateLimitPerSecond + counts.faults.rateLimit, answered503: counts.faults.error503 };
+}
+if (sections.has('profiles')) {
+	for (const profile of profileNames) {
+		const rows = profileRowsOf(profile);
+		const runs = [...profileConfigs.map((concurrency) => ({ kind: 'node', concurrency })), ...(httpNodeFound.file ? [{ kind: 'httpNode', concurrency: 1 }] : [])];
+		for (const run of runs) {
+			// A fresh sandbox per run: a full rate-limit bucket, the same seeded 503s.
+			const sandbox = await startSandbox(0, ['--profile', profile, '--admin']);
+			progress(`  profile ${profile}, ${rows} rows: ${run.kind === 'node' ? `node ${run.concurrency}` : 'HTTP Request node at its defaults'} … `);
+			const [result] = await runClient(run.kind, [{ name: `${profile}-${run.concurrency}`, url: sandbox.url, rows, concurrency: run.concurrency, warmup: 0, latencyMs: 50 }]);
+			const answered = await sandboxCounts(sandbox.url).catch(() => undefined);
+			await sandbox.stop();
+			progress(result.error ? 'failed\n' : `${fmt(result.wallMs / 1000, 1)} s\n`);
+			results.profiles.push({ profile, rows, ...run, ...result, ...answered });
+		}
+	}
+}
+
 fs.rmSync(userFolder, { recursive: true, force: true });
 
 // ---- report ----------------------------------------------------------------------------------
@@ -402,8 +437,66 @@ if (results.remote.length > 0) {
 	printTable(header, table);
 }
 
+if (results.profiles.length > 0) {
+	console.log(
+		'\nService profiles (test/sandbox/profiles.ts; rows = create + update + 3 records for the node; the HTTP Request node at n8n\'s defaults sends only creations, 5 per row, as many requests as the node):',
+	);
+	const rowsPerMinute = (result) => (result.rows / (result.wallMs / 1000)) * 60;
+	const nameOf = (result) => (result.kind === 'httpNode' ? 'HTTP Request node, defaults' : result.concurrency === 'auto' ? 'node, Auto' : `node, Fixed ${result.concurrency}`);
+	printTable(
+		['profile', 'client', 'rows/min', 'requests', 'answered 429', 'answered 503', 'share 429', 'CPU ms/row', 'items failed'],
+		results.profiles.map((result) =>
+			ok(result)
+				? [
+						result.profile,
+						nameOf(result),
+						fmt(rowsPerMinute(result)),
+						result.requests ?? 'n/a',
+						result.answered429 ?? 'n/a',
+						result.answered503 ?? 'n/a',
+						result.requests ? `${fmt((100 * result.answered429) / result.requests, 2)}%` : 'n/a',
+						fmt(result.cpuMs / result.rows, 2),
+						result.failed,
+					]
+				: [result.profile, nameOf(result), errorCell(result), '', '', '', '', '', ''],
+		),
+	);
+	const of = (profile, concurrency, kind = 'node') => results.profiles.find((r) => r.profile === profile && r.kind === kind && r.concurrency === concurrency && ok(r));
+	bench.profiles = {};
+	bench.autoOverBestFixed = {};
+	const key = (profile) => profile.replace(/-(\w)/g, (_, letter) => letter.toUpperCase());
+	console.log('');
+	for (const profile of profileNames) {
+		const auto = of(profile, 'auto');
+		const fixed = profileConfigs.filter((c) => c !== 'auto').map((c) => of(profile, c)).filter(Boolean);
+		const chain = of(profile, 1, 'httpNode');
+		bench.profiles[key(profile)] = Object.fromEntries(
+			results.profiles.filter((r) => r.profile === profile && ok(r)).map((r) => [r.kind === 'httpNode' ? 'httpNodeDefaults' : `node${r.concurrency === 'auto' ? 'Auto' : `Fixed${r.concurrency}`}`, { rowsPerMinute: Math.round(rowsPerMinute(r)), answered429: r.answered429, answered503: r.answered503, requests: r.requests, cpuMsPerRow: Number((r.cpuMs / r.rows).toFixed(3)), failed: r.failed }]),
+		);
+		if (!auto || fixed.length === 0) continue;
+		const best = fixed.reduce((a, b) => (rowsPerMinute(a) >= rowsPerMinute(b) ? a : b));
+		const ratio = rowsPerMinute(auto) / rowsPerMinute(best);
+		bench.autoOverBestFixed[key(profile)] = Number(ratio.toFixed(3));
+		console.log(`Target on ${profile}: Auto ≥ 0.9× the best fixed (Fixed ${best.concurrency}) → ${fmt(rowsPerMinute(auto))} vs ${fmt(rowsPerMinute(best))} rows/min (${fmt(ratio, 2)}×) ${ratio >= 0.9 ? 'MET' : 'MISSED'}`);
+		if (profile === 'fast' && chain) {
+			const over = rowsPerMinute(auto) / rowsPerMinute(chain);
+			bench.importAutoOverChainDefaults = Number(over.toFixed(3));
+			console.log(`Target on fast: Auto ≥ 2× the HTTP Request node at its defaults → ${fmt(rowsPerMinute(auto))} vs ${fmt(rowsPerMinute(chain))} rows/min (${fmt(over, 2)}×) ${over >= 2 ? 'MET' : 'MISSED'}`);
+		}
+		if (profile === 'rate-limited' && auto.requests) {
+			const share = auto.answered429 / auto.requests;
+			bench.autoShare429 = Number(share.toFixed(4));
+			const five = of(profile, 5);
+			console.log(
+				`Target on rate-limited: ≤ 1% of Auto's requests answered 429 → ${fmt(100 * share, 2)}% ${share <= 0.01 ? 'MET' : 'MISSED'}` +
+					`${chain?.requests ? ` (HTTP Request node at its defaults: ${fmt((100 * chain.answered429) / chain.requests, 1)}%)` : ''}; items failed: Auto ${auto.failed}, Fixed 5 ${five ? five.failed : 'n/a'} ${five && auto.failed <= five.failed ? 'MET' : 'MISSED'}`,
+			);
+		}
+	}
+}
+
 bench.quick = quick;
 bench.seconds = Math.round((performance.now() - started) / 1000);
 console.log(`\nBENCH ${JSON.stringify(bench)}`);
-const failures = [...results.cpu, ...results.latency, ...results.remote].filter((entry) => entry.error);
+const failures = [...results.cpu, ...results.latency, ...results.remote, ...results.profiles].filter((entry) => entry.error);
 process.exit(failures.length > 0 ? 1 : 0);

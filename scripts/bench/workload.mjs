@@ -38,7 +38,8 @@ export function requestOf(phase, row, slug) {
 
 /** Node parameters of a phase: every value from the item, by expression, as a workflow would map it. */
 export function nodeParametersOf(phase, concurrency) {
-	const options = { concurrency };
+	// `concurrency`: a number (Concurrency Mode Fixed) or 'auto' (Concurrency Mode Auto).
+	const options = concurrency === 'auto' ? { concurrencyMode: 'auto' } : { concurrencyMode: 'fixed', concurrency };
 	switch (phase) {
 		case 'create':
 			return {
