@@ -38,6 +38,7 @@ const { values: args } = parseArgs({
 		sections: { type: 'string', default: 'cpu,latency,remote,profiles' },
 		profiles: { type: 'string', default: 'fast,capacity,rate-limited,flaky' },
 		'profile-rows': { type: 'string' },
+		'profile-clients': { type: 'string', default: 'auto,5,20,50,chain' },
 		rows: { type: 'string' },
 		concurrency: { type: 'string', default: '20' },
 		latency: { type: 'string', default: '50' },
@@ -56,6 +57,7 @@ if (args.help) {
   --sections LIST          cpu,latency,remote,profiles (default: all four)
   --profiles LIST          service profiles of the profiles section (default fast,capacity,rate-limited,flaky)
   --profile-rows N         rows per run of the profiles section (default 1000, rate-limited 200; --quick 200 and 60)
+  --profile-clients LIST   of the profiles section: auto, fixed concurrencies, chain (default auto,5,20,50,chain)
   --rows N                 rows of the cpu section (default 10000, --quick 400)
   --concurrency C          concurrency of the cpu section (default 20)
   --latency MS             sandbox latency of the latency section (default 50)
@@ -252,7 +254,8 @@ if (sections.has('remote')) {
 }
 // ---- profiles: Auto against fixed concurrency on each service profile ----------------------------
 const profileNames = list(args.profiles);
-const profileConfigs = ['auto', 5, 20, 50];
+const profileClients = list(args['profile-clients']);
+const profileConfigs = profileClients.filter((c) => c !== 'chain').map((c) => (c === 'auto' ? 'auto' : Number(c)));
 const profileRowsOf = (profile) => Number(args['profile-rows'] ?? (profile === 'rate-limited' ? (quick ? 60 : 200) : quick ? 200 : 1000));
 /** What the sandbox answered (its admin counts): requests, and those answered 429 or 503. */
 async function sandboxCounts(url) {
@@ -263,7 +266,7 @@ async function sandboxCounts(url) {
 if (sections.has('profiles')) {
 	for (const profile of profileNames) {
 		const rows = profileRowsOf(profile);
-		const runs = [...profileConfigs.map((concurrency) => ({ kind: 'node', concurrency })), ...(httpNodeFound.file ? [{ kind: 'httpNode', concurrency: 1 }] : [])];
+		const runs = [...profileConfigs.map((concurrency) => ({ kind: 'node', concurrency })), ...(httpNodeFound.file && profileClients.includes('chain') ? [{ kind: 'httpNode', concurrency: 1 }] : [])];
 		for (const run of runs) {
 			// A fresh sandbox per run: a full rate-limit bucket, the same seeded 503s.
 			const sandbox = await startSandbox(0, ['--profile', profile, '--admin']);

@@ -51,8 +51,10 @@ once through a hand-wired chain of HTTP Request nodes, against the sandbox at --
   --repeat N           measured executions per variant, in rounds over the variants (default 1);
                        the table gives the median (and the range)
   --latency MS         the sandbox's latency per request (default 50)
-  --variants LIST      default import-c5,import-c20,chain,chain-batched
-                         import-cN      one Recruiting node, Candidate → Import, Concurrent Requests N
+  --variants LIST      default import-auto,import-c5,import-c20,chain,chain-batched
+                         import-auto    one Recruiting node version 1.1, Candidate → Import, its defaults
+                                        (Concurrency Mode Auto)
+                         import-cN      one Recruiting node version 1, Candidate → Import, Concurrent Requests N
                          chain          login + 5 HTTP Request nodes, n8n's defaults (no batching)
                          chain-batched  the same with Batching (see --chain-batch)
   --chain-batch S:MS   Items per Batch and Batch Interval of chain-batched (default 20:50)
@@ -76,7 +78,7 @@ try {
 			warmup: { type: 'string', default: '100' },
 			repeat: { type: 'string', default: '1' },
 			latency: { type: 'string', default: '50' },
-			variants: { type: 'string', default: 'import-c5,import-c20,chain,chain-batched' },
+			variants: { type: 'string', default: 'import-auto,import-c5,import-c20,chain,chain-batched' },
 			'chain-batch': { type: 'string', default: '20:50' },
 			profile: { type: 'string' },
 			'no-profile': { type: 'boolean', default: false },
@@ -113,7 +115,7 @@ if (ROWS < 1 || REPEAT < 1) {
 	process.exit(2);
 }
 for (const v of VARIANTS) {
-	if (!/^(import-c\d+|chain|chain-batched)$/.test(v)) {
+	if (!/^(import-auto|import-c\d+|chain|chain-batched)$/.test(v)) {
 		console.error(`unknown variant "${v}"\n\n${USAGE}`);
 		process.exit(2);
 	}
@@ -173,12 +175,13 @@ function importWorkflow(name, webhookPath, concurrency) {
 			jobs: { job: [{ companyName: '={{ $json.company }}', startDate: '={{ $json.startDate }}' }] },
 			itSkills: { itSkill: [{ skillName: '={{ $json.skill }}', skillLevel: '={{ $json.skillLevel }}' }] },
 			additionalInfo: { entry: [{ title: '={{ $json.title }}' }] },
-			options: concurrency === 5 ? {} : { concurrency },
+			// Version 1.1 at its defaults is Concurrency Mode Auto; version 1 at its defaults a fixed 5.
+			options: concurrency === 'auto' || concurrency === 5 ? {} : { concurrency },
 		},
 		id: uuid(),
 		name: 'Import candidate',
 		type: 'n8n-nodes-recruiting.recruiting',
-		typeVersion: 1,
+		typeVersion: concurrency === 'auto' ? 1.1 : 1,
 		position: [660, 0],
 		credentials: { recruitingApi: { name: 'Recruiting API' } },
 	};
@@ -588,8 +591,8 @@ try {
 	const workflows = {};
 	for (const variant of VARIANTS) {
 		const webhookPath = `wf-bench-${variant}-${Date.now().toString(36)}`;
-		const definition = variant.startsWith('import-c')
-			? importWorkflow(`Bench: ${variant}`, webhookPath, Number(variant.slice('import-c'.length)))
+		const definition = variant.startsWith('import-')
+			? importWorkflow(`Bench: ${variant}`, webhookPath, variant === 'import-auto' ? 'auto' : Number(variant.slice('import-c'.length)))
 			: chainWorkflow(`Bench: ${variant}`, webhookPath, {
 					baseUrl: sandbox.url,
 					login: SANDBOX_LOGIN,
@@ -701,7 +704,8 @@ try {
 			targets.push({ import: a.variant, chain: b.variant, rowsPerMinuteRatio: speed, cpuPerRowRatio: cpu, speedMet: speed >= 2, cpuMet: cpu < 1 });
 		}
 	}
-	const primary = targets.find((t) => t.import === 'import-c5' && t.chain === 'chain');
+	// Both at their defaults: a new Recruiting node (version 1.1, Auto) when measured, else version 1's fixed 5.
+	const primary = targets.find((t) => t.import === 'import-auto' && t.chain === 'chain') ?? targets.find((t) => t.import === 'import-c5' && t.chain === 'chain');
 	for (const t of targets) {
 		const mark = t === primary ? '  (the targets: both at their defaults)' : '';
 		log(`${t.import} vs ${t.chain}: rows/min ${t.rowsPerMinuteRatio.toFixed(2)}× (target ≥ 2×: ${t.speedMet ? 'MET' : 'MISSED'}); CPU/row ${t.cpuPerRowRatio.toFixed(2)}× (target < 1×: ${t.cpuMet ? 'MET' : 'MISSED'})${mark}`);

@@ -57,7 +57,7 @@ describe('Concurrency Mode Auto: the limit', () => {
 		expect(controller.limit).toBe(40);
 	});
 
-	it('halves when latency rises above twice the idle latency, but not below 5 for latency alone', () => {
+	it('shrinks by one per round while latency stays above twice the idle latency, not below 5 for latency alone; grows by one after', () => {
 		const clock = new Clock();
 		const controller = new Controller({ mode: 'auto', concurrency: 5, maxConcurrency: 64 }, clock.now);
 		round(controller, clock, 50); // 10
@@ -65,10 +65,13 @@ describe('Concurrency Mode Auto: the limit', () => {
 		round(controller, clock, 100); // not over 2 × 50 + 20: grows, 40
 		expect(controller.limit).toBe(40);
 		round(controller, clock, 200);
-		expect(controller.limit).toBe(20);
-		round(controller, clock, 400);
-		round(controller, clock, 400);
-		round(controller, clock, 400);
+		expect(controller.limit).toBe(39);
+		round(controller, clock, 200);
+		expect(controller.limit).toBe(38);
+		// Slow start is over: growth is one per round now.
+		round(controller, clock, 60);
+		expect(controller.limit).toBe(39);
+		for (let i = 0; i < 40; i++) round(controller, clock, 400);
 		expect(controller.limit).toBe(5);
 	});
 

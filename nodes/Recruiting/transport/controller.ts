@@ -6,21 +6,25 @@
  *
  * `fixed`: the limit is the user's Concurrent Requests, always; nothing is learned.
  *
- * `auto`, the limit: TCP Reno's control law (slow start, then AIMD), decided once per round, a
- * round being as many answers as the limit. Chosen over a gradient or Vegas limit because its
- * only inputs are counts and one latency comparison per round, so a test can drive it answer by
- * answer and know the limit after each round; and because its multiplicative decrease is the
- * proven safe answer to overload (it converges to a fair share of a service that other clients
- * use too), while the latency test gives Vegas's early warning of a queue forming at the service.
+ * `auto`, the limit: TCP Reno's control law (slow start, then AIMD) on losses, with TCP Vegas's
+ * additive step on latency, decided once per round, a round being as many answers as the limit.
+ * Chosen over a gradient limit because its only inputs are counts and one latency comparison per
+ * round, so a test can drive it answer by answer and know the limit after each round; because
+ * multiplicative decrease is the proven safe answer to overload (it converges to a fair share of
+ * a service that other clients use too); and because Vegas's latency test warns of a queue
+ * forming at the service before anything fails, while its additive step keeps the limit near
+ * the point where the queue starts instead of halving it (latency also rises when the n8n
+ * process itself is short of CPU, where halving would only lose throughput).
  * - slow start: the limit doubles each round until the first sign of congestion, so a fast
  *   service is used fully within a few round trips (5, 10, 20, 40, then the cap);
  * - then it grows by one each round while answers stay fast and successful;
  * - it halves when more than a tenth of a round's answers are 503/502/504, timeouts or dropped
  *   connections (a loss share, so that a service failing 2 % of requests at random does not
- *   drive it down), or when the round's median latency exceeds twice the lowest round median
- *   seen (plus 20 ms, timer noise): requests are queueing at the service. Latency alone never
- *   takes it below 5 (version 1's fixed default): a service slow for other reasons is not
- *   hammered less than before, only a failing one is;
+ *   drive it down);
+ * - it shrinks by one when the round's median latency exceeds twice the lowest round median seen
+ *   (plus 20 ms, timer noise): requests are queueing. Latency alone never takes it below 5
+ *   (version 1's fixed default): a service slow for other reasons is not hammered less than
+ *   before, only a failing one is;
  * - answers to requests started before the last change are not counted: they tell of the old limit;
  * - never above Max Concurrency, never below 1.
  *
@@ -189,9 +193,10 @@ export class Controller {
 		if (losses > LOSS_SHARE * answers) {
 			this.shrink(1, now);
 			this.holdUntil = Math.max(this.holdUntil, now + retryAfterMs);
-		} else if (queueing && this.current > AUTO_START) {
-			this.shrink(AUTO_START, now);
-		} else if (!queueing) {
+		} else if (queueing) {
+			this.slowStart = false;
+			if (this.current > AUTO_START) this.current -= 1;
+		} else {
 			this.current = Math.min(this.settings.maxConcurrency, this.slowStart ? this.current * 2 : this.current + 1);
 			this.notify();
 		}
@@ -199,7 +204,7 @@ export class Controller {
 
 	private shrink(floor: number, now: number): void {
 		this.slowStart = false;
-		this.current = Math.max(floor, Math.min(this.current, Math.floor(this.current / 2)));
+		this.current = Math.max(floor, Math.floor(this.current / 2));
 		this.changedAt = now;
 	}
 
