@@ -365,7 +365,9 @@ export class Harness {
 		const staticData = (options.loadStaticData === false ? {} : JSON.parse(JSON.stringify(this.staticData))) as IDataObject;
 		const types = options.nodeType ? new TestNodeTypes(options.nodeType) : nodeTypes;
 		const workflow = new Workflow({ id: this.workflowId, nodes, connections, nodeTypes: types, active: false, settings, staticData });
-		const hooks = new ExecutionLifecycleHooks('manual', 'exec-test', {
+		// The execution's mode as n8n gives it to the node (`getMode()`): 'manual' for a test run, else as an active workflow's webhook.
+		const mode = options.manual ? 'manual' : 'webhook';
+		const hooks = new ExecutionLifecycleHooks(mode, 'exec-test', {
 			id: this.workflowId,
 			name: 'test',
 			active: false,
@@ -385,7 +387,7 @@ export class Harness {
 				nodeExecutionStack: [{ node: nodes[0], data: { main: [[{ json: {} }]] }, source: null }],
 			},
 		});
-		const execute = new WorkflowExecute(additionalDataFor(this.credentials, hooks), 'manual', runExecutionData);
+		const execute = new WorkflowExecute(additionalDataFor(this.credentials, hooks), mode, runExecutionData);
 		const execution = execute.processRunExecutionData(workflow);
 		options.onStart?.(execution);
 		try {

@@ -31,6 +31,9 @@ export type { Remembered } from './store';
 export { ADDED_BY_EARLIER_TRY, RETRY_MEMORY_KEY, RetryMemory, retryMemory } from './retry';
 export type { CreatedBefore } from './retry';
 
+/** The turn key of opening the memory (never a row key: those are base64url). */
+const OPENING = ' open';
+
 /** Where in the node's context the execution's notebook lives. */
 const NOTEBOOK = 'recruitingMemoryNotebook';
 
@@ -45,6 +48,7 @@ export class CandidateMemory {
 	private ended = false;
 
 	private constructor(
+		private readonly creator: boolean,
 		private readonly shared: Shared,
 		private readonly store: NodeStore,
 		private readonly legacy: LegacyStore,
@@ -76,19 +80,27 @@ export class CandidateMemory {
 		const journal = new Journal(context.helpers);
 		const legacyPresent = (nodeData[FIELD] as IDataObject | undefined)?.v === 1;
 
-		let writable = true;
-		let first = false;
-		const loaded = new NodeStore(global, node.id, false).loaded || legacyPresent || Object.keys(global).length > 0;
-		if (!loaded && !manual && journal.available) {
-			// Nothing of this node in the static data: the first execution that saves it, or one n8n started without it.
-			writable = !(await journal.markSaved());
-			first = writable;
-		}
-		const store = new NodeStore(global, node.id, writable);
-		if (first) store.create();
-
 		const scope = accountScope(credentials, node.credentials?.recruitingApi?.id ?? undefined);
 		const shared = sharedMemory(workflowId, node.id, scope);
+		let writable = true;
+		let creator = false;
+		const loaded = new NodeStore(global, node.id, false).loaded || legacyPresent || Object.keys(global).length > 0;
+		if (!loaded && !manual && journal.available) {
+			// Nothing of this node in the static data: the first execution that saves it (or one that
+			// overlaps the first in this process, from the same empty copy), or one n8n started without
+			// it. Asked in turn with the other executions of this process that open now.
+			await shared.inTurn(OPENING, async () => {
+				const marked = await journal.markSaved();
+				writable = !marked || shared.creating > 0;
+				creator = !marked;
+				if (creator) shared.creating += 1;
+			});
+		}
+		const store = new NodeStore(global, node.id, writable);
+		if (!loaded && !manual && writable && journal.available) {
+			store.create(shared.generation);
+			shared.generation = store.generation;
+		}
 		if (store.loaded) {
 			if (shared.generation === undefined) shared.generation = store.generation;
 			else if (shared.generation !== store.generation && shared.running === 0) shared.reset(store.generation);
@@ -103,6 +115,7 @@ export class CandidateMemory {
 		const nodeContext = context.getContext('node');
 		nodeContext[NOTEBOOK] ??= {};
 		const memory = new CandidateMemory(
+			creator,
 			shared,
 			store,
 			new LegacyStore(nodeData, writable),
@@ -176,7 +189,7 @@ export class CandidateMemory {
 			// The notebook holds what this execution changed (not every unchanged row of a large sheet).
 			this.notebook[key] = row;
 		}
-		this.store.set(key, encoded, true);
+		this.store.set(key, encoded);
 		if (legacyKey !== undefined) this.legacy.moved(legacyKey);
 	}
 
@@ -215,10 +228,12 @@ export class CandidateMemory {
 		if (!this.ended) {
 			this.ended = true;
 			if (this.store.writable) {
-				for (const [key, learned] of this.shared.learned) if (this.store.raw(key) !== learned.encoded) this.store.set(key, learned.encoded, true);
+				for (const [key, learned] of this.shared.learned) if (this.store.raw(key) !== learned.encoded) this.store.set(key, learned.encoded);
 				for (const key of this.shared.forgotten) this.store.forget(key);
+				this.store.noteWrites();
 			}
 			this.shared.running = Math.max(0, this.shared.running - 1);
+			if (this.creator) this.shared.creating = Math.max(0, this.shared.creating - 1);
 		}
 		return await this.journal.repair();
 	}

@@ -40,6 +40,13 @@ export class Shared {
 	/** Executions of this scope now running in this process. */
 	running = 0;
 
+	/**
+	 * Executions of this process now running that created the node's memory in static data that
+	 * held none (they set the journal's mark): one that overlaps them started from the same empty
+	 * copy, so it may write too.
+	 */
+	creating = 0;
+
 	learn(key: string, entry: Learned): void {
 		this.forgotten.delete(key);
 		this.learned.delete(key);

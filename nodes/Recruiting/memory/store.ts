@@ -54,8 +54,13 @@ export interface Stored {
 	g: string;
 	/** Row key → encoded row. */
 	rows: Record<string, string>;
-	/** Row keys created by executions whose copy was saved: their journal claims can go. */
-	prune?: string[];
+	/**
+	 * How many rows at the end of `rows` were written since an execution last released their
+	 * claims: once a copy that holds them was saved, their journal claims can go (rows stay in the
+	 * order they last changed, so these are the last ones; a number instead of their keys keeps
+	 * the copy small).
+	 */
+	n?: number;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -122,6 +127,9 @@ export class NodeStore {
 
 	private size: number;
 
+	/** Rows this execution wrote (for `n`, see `Stored`). */
+	private written = 0;
+
 	/**
 	 * @param global the workflow's global static data (as loaded for this execution)
 	 * @param writable false when this execution did not load the saved copy: nothing is ever assigned
@@ -160,7 +168,7 @@ export class NodeStore {
 	}
 
 	/** Creates the node's memory in the static data (a change, so n8n saves it): only when writable. */
-	create(generation = newGeneration()): boolean {
+	create(generation: string = newGeneration()): boolean {
 		if (!this.writable) return false;
 		if (this.data) return true;
 		const all = (this.global[FIELD] as Record<string, Stored> | undefined) ?? {};
@@ -173,11 +181,8 @@ export class NodeStore {
 		return true;
 	}
 
-	/**
-	 * Writes a row when it differs from what is stored (`encoded` from `encodeRow`); says whether
-	 * it wrote. A new row is also listed for the journal's pruning when `created`.
-	 */
-	set(key: string, encoded: string, created: boolean): boolean {
+	/** Writes a row when it differs from what is stored (`encoded` from `encodeRow`); says whether it wrote. */
+	set(key: string, encoded: string): boolean {
 		if (!this.writable) return false;
 		const before = this.data?.rows[key];
 		if (before === encoded) return false;
@@ -187,10 +192,7 @@ export class NodeStore {
 		if (before !== undefined) delete data.rows[key];
 		else this.size += 1;
 		data.rows[key] = encoded;
-		if (created && before === undefined) {
-			if (data.prune) data.prune.push(key);
-			else data.prune = [key];
-		}
+		this.written += 1;
 		if (this.size > MAX_ENTRIES) this.dropOldest();
 		return true;
 	}
@@ -209,16 +211,28 @@ export class NodeStore {
 		if (!this.writable || !this.data) return count;
 		this.data.rows = {};
 		this.data.g = generation;
-		delete this.data.prune;
+		delete this.data.n;
 		this.size = 0;
+		this.written = 0;
 		return count;
 	}
 
-	/** The keys whose claims may leave the journal (the copy that holds them was saved); empties the list. */
+	/**
+	 * The keys whose claims may leave the journal: the rows written by the executions before this
+	 * one (a saved copy holds them). Clears the count (a change, once after each writing execution).
+	 */
 	takePrune(): string[] {
-		const keys = this.data?.prune ?? [];
-		if (keys.length > 0 && this.writable) delete this.data!.prune;
-		return keys.length > 0 && this.writable ? [...keys] : [];
+		const count = this.data?.n ?? 0;
+		if (!this.writable || !this.data || count <= 0) return [];
+		delete this.data.n;
+		return Object.keys(this.data.rows).slice(-count);
+	}
+
+	/** Counts this execution's writes into the copy n8n saves (call at the end of the run). */
+	noteWrites(): void {
+		if (!this.writable || !this.data || this.written === 0) return;
+		this.data.n = Math.min((this.data.n ?? 0) + this.written, this.size);
+		this.written = 0;
 	}
 
 	/** Drops the rows changed longest ago, down to 99% of the bound (so that it does not run per row). */
