@@ -117,7 +117,7 @@ describe('defect 4: an update or record whose outcome is unknown is neither "sen
 			.put(CANDIDATE, (body: IDataObject) => puts.push(body) > 0)
 			.reply(200, ok);
 		const back = await harness.run({ parameters: upsert(), items: [row], onError: 'continueRegularOutput' });
-		expect(puts).toEqual([{ user_slug: 'slug-known', city: 'Berlin' }]);
+		expect(puts).toEqual([{ user_slug: 'slug-known', email: row.email, city: 'Berlin' }]);
 		expect(outputs(back)[0]).toMatchObject({ action: 'updated', profileUpdated: true });
 	});
 
