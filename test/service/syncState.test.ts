@@ -20,6 +20,7 @@ const upsert = (extra: INodeParameters = {}): INodeParameters => ({
 	recordInput: 'lists',
 	itSkillList: '={{ $json.skills }}',
 	languageList: '={{ $json.languages }}',
+	jobList: '={{ $json.jobs }}',
 	options: { retryDelayMs: 1, concurrency: 5 },
 	...extra,
 });
@@ -140,6 +141,18 @@ describe('§4 defects 5 to 8', () => {
 			const again = await runRows(harness, [{ ...row, languages }]);
 			expect(again.writes).toEqual([]);
 			expect(again.outputs[0].action).toBe('unchanged');
+		}
+	});
+
+	it('defect 5: the same job written with its job type as an English or German name or as its ID is not posted again', async () => {
+		const harness = new Harness(emailCredential(sandbox(), ALICE));
+		const job = (jobTypeId: unknown) => JSON.stringify([{ companyName: 'Acme GmbH', startDate: '2020-01-01', jobTypeId }]);
+		const row = { email: 'jobtypes@example.test', city: 'Berlin', jobs: job('Working student') };
+		const first = await runRows(harness, [row]);
+		expect(first.writes).toContain(`POST ${CANDIDATE}/job`);
+		for (const jobTypeId of ['werkstudent', 2, '2']) {
+			const again = await runRows(harness, [{ ...row, jobs: job(jobTypeId) }]);
+			expect(again.writes).toEqual([]);
 		}
 	});
 
