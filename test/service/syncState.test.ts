@@ -7,7 +7,8 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { Harness } from '../helpers/harness';
-import { encodeState, legacyProfilePrint, recordPrint } from '../../nodes/Recruiting/memory/syncState';
+import { fingerprint } from '../../nodes/Recruiting/memory/keys';
+import { encodeState } from '../../nodes/Recruiting/memory/syncState';
 import { ALICE, BOB, emailCredential, useSandbox } from '../helpers/sandbox';
 
 const sandbox = useSandbox();
@@ -212,10 +213,10 @@ describe('fingerprints of the earlier versions still count as sent (no re-send a
 		const row = { email: 'Legacy.Prints@Example.test', city: 'Berlin', skills: 'SQL: 3', languages: 'English: 4' };
 		const first = await runRows(harness, [row]);
 		const account = String(first.outputs[0].syncState).slice(2, 8);
-		// What the node before issue 25 remembered for this row.
+		// What the node before issue 25 remembered for this row (its fingerprints of the values as written), in the state's short form.
 		const legacy = encodeState(account, {
-			p: legacyProfilePrint({ email: row.email, city: 'Berlin' }),
-			r: [recordPrint('itSkill', { skill_name: 'SQL', skill_level_id: 3 }), recordPrint('language', { language_id: 'English', language_level_id: 4 })],
+			p: fingerprint('profile', { email: row.email, city: 'Berlin' }),
+			r: [fingerprint('itSkill', { skill_name: 'SQL', skill_level_id: 3 }), fingerprint('language', { language_id: 'English', language_level_id: 4 })],
 		});
 		const again = await runRows(new Harness(emailCredential(sandbox(), ALICE)), [{ ...row, slug: first.outputs[0].slug, state: legacy }], fromRow);
 		expect(again.writes).toEqual([]);
