@@ -97,6 +97,20 @@ describe('§1 the state in the rows', () => {
 		expect(outputs[0].action).toBe('unchanged');
 	});
 
+	it('the same row given twice with the same state (not written back in between): its new record is added once', async () => {
+		const harness = new Harness(emailCredential(sandbox(), ALICE));
+		const [row] = rows(1, 'statetwice');
+		const first = await runRows(harness, [row], fromRow);
+		const [back] = writtenBack([row], first.outputs);
+		const more = { ...back, skills: 'SQL: 3, Go: 2', city: 'Hamburg' };
+		const once = await runRows(harness, [more], fromRow);
+		expect(once.writes).toEqual([`PUT ${CANDIDATE}`, `POST ${CANDIDATE}/it-skill`]);
+		// The profile goes by the row's state (an update may be repeated); the record the memory knows it added does not.
+		const twice = await runRows(harness, [more], fromRow);
+		expect(twice.writes).toEqual([`PUT ${CANDIDATE}`]);
+		expect(twice.outputs[0].syncState).toBe(once.outputs[0].syncState);
+	});
+
 	it('a garbled state, another version or another account: an item error naming Sync State, nothing sent', async () => {
 		const harness = new Harness(emailCredential(sandbox(), ALICE));
 		const [row] = rows(1, 'garbled');

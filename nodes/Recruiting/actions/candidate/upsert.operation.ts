@@ -290,12 +290,14 @@ async function createOrUpdate(
 	// Prints of what the service receives: names resolved to IDs (the earlier versions' prints, of the bodies as written, still count).
 	const written = new Map(input.planned.flatMap((record) => (record.body && !record.problem ? [[record, { ...record.body }] as const] : [])));
 	await resolveRecordNames(context, itemIndex, run, input.planned);
+	const remembered = memory.recall(key);
 	let known: Known | undefined;
 	if (given) {
-		// The row's state wins over the memory.
-		known = { s: input.givenSlug, ...given.state };
+		// The row's state wins over the memory. Only a record the memory knows it added to this same
+		// candidate is not posted again (a row given twice with the same state adds it once).
+		const added = remembered?.s === input.givenSlug ? (remembered.r ?? []) : [];
+		known = { s: input.givenSlug, p: given.state.p, r: [...new Set([...(given.state.r ?? []), ...added])] };
 	} else {
-		const remembered = memory.recall(key);
 		// A given slug that differs from the remembered one starts the row afresh with that candidate.
 		known = input.givenSlug && input.givenSlug !== remembered?.s ? undefined : remembered;
 	}
