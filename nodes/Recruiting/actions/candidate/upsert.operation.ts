@@ -139,11 +139,6 @@ const PROFILE_ORDER = CANDIDATE_UPDATE_FIELDS.map(candidateWireName);
 const PROFILE_LABELS = candidateLabels(CANDIDATE_UPDATE_FIELDS);
 const parameterOf = (wire: string) => CANDIDATE_UPDATE_FIELDS.find((field) => candidateWireName(field) === wire) ?? wire;
 
-/** The row's Sync State, read and checked: what was sent for its candidate (undefined: none given). */
-interface GivenState {
-	state: SentState;
-}
-
 /** What was sent for the row's candidate before, as the row's state or the memory holds it. */
 type Known = { s: string } & SentState;
 
@@ -250,8 +245,8 @@ const STATE_PROBLEMS = {
 	},
 };
 
-/** The row's Sync State, checked before anything is sent; undefined when none is given. */
-function readState(context: IExecuteFunctions, itemIndex: number, memory: CandidateMemory, givenSlug: string): GivenState | undefined {
+/** The row's Sync State, checked before anything is sent: what was sent for its candidate (undefined: none given). */
+function readState(context: IExecuteFunctions, itemIndex: number, memory: CandidateMemory, givenSlug: string): SentState | undefined {
 	const value = itemParameter<unknown>(context, 'syncState', itemIndex, '');
 	const text = typeof value === 'string' ? value.trim() : value === undefined || value === null ? '' : undefined;
 	if (text === '') return undefined;
@@ -264,7 +259,7 @@ function readState(context: IExecuteFunctions, itemIndex: number, memory: Candid
 				'A state says what was sent to one candidate: map the "slug" written back with it to Candidate Slug, or leave Sync State empty (the node\'s memory then decides). Nothing was sent.',
 		});
 	}
-	return { state: decoded.state };
+	return decoded.state;
 }
 
 /** Rows whose creation this execution sent without learning the outcome: a later row with the same key must not create it again. */
@@ -285,7 +280,7 @@ async function createOrUpdate(
 	memory: CandidateMemory,
 	key: string,
 	input: ImportInput,
-	given: GivenState | undefined,
+	given: SentState | undefined,
 ): Promise<IDataObject> {
 	// Prints of what the service receives: names resolved to IDs (the earlier versions' prints, of the bodies as written, still count).
 	const written = new Map(input.planned.flatMap((record) => (record.body && !record.problem ? [[record, { ...record.body }] as const] : [])));
@@ -296,7 +291,7 @@ async function createOrUpdate(
 		// The row's state wins over the memory. Only a record the memory knows it added to this same
 		// candidate is not posted again (a row given twice with the same state adds it once).
 		const added = remembered?.s === input.givenSlug ? (remembered.r ?? []) : [];
-		known = { s: input.givenSlug, p: given.state.p, r: [...new Set([...(given.state.r ?? []), ...added])] };
+		known = { s: input.givenSlug, p: given.p, r: [...new Set([...(given.r ?? []), ...added])] };
 	} else {
 		// A given slug that differs from the remembered one starts the row afresh with that candidate.
 		known = input.givenSlug && input.givenSlug !== remembered?.s ? undefined : remembered;
