@@ -114,6 +114,11 @@ export class CandidateMemory {
 		return await this.journal.repair();
 	}
 
+	/** The account scope (a hash) the memory is kept under; the sync state carries a few characters of it. */
+	get accountScope(): string {
+		return this.scope;
+	}
+
 	get journalAvailable(): boolean {
 		return this.journal.available;
 	}

@@ -26,6 +26,8 @@ export interface Remembered {
 	p?: string;
 	/** Fingerprints of the records sent. */
 	r?: string[];
+	/** Fingerprints of the records whose post had an unknown outcome (not posted again; Create or Update reports them). */
+	u?: string[];
 	/** When the row was last seen (seconds since 1970), for dropping the oldest past the bound. */
 	t: number;
 }
@@ -68,7 +70,7 @@ export class SlugMap {
 	 */
 	set(key: string, entry: Omit<Remembered, 't'>): boolean {
 		const existing = this.data.rows[key];
-		if (existing && existing.s === entry.s && existing.p === entry.p && isEqual(existing.r ?? [], entry.r ?? []) && now() - existing.t < DAY) {
+		if (existing && existing.s === entry.s && existing.p === entry.p && isEqual(existing.r ?? [], entry.r ?? []) && isEqual(existing.u ?? [], entry.u ?? []) && now() - existing.t < DAY) {
 			return false;
 		}
 		this.data.rows[key] = { ...entry, t: now() };

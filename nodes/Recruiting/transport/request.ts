@@ -258,8 +258,8 @@ class Call {
 		if (status >= 200 && status < 300) return this.afterSuccess(answer, isJson, lease);
 		if (this.request.accept?.includes(status)) return answer;
 		if (status >= 300 && status < 400) {
-			// 303 See Other may answer a creation the service made (POST, then redirect to GET it).
-			throw this.error(redirectMessage(status, headerValue(headers, 'location')), { httpCode: status, mayExist: status === 303 && !this.repeatable });
+			// A redirect may answer a creation the service made (303 See Other to GET it; a 301/302 after storing it).
+			throw this.error(redirectMessage(status, headerValue(headers, 'location')), { httpCode: status, mayExist: !this.repeatable });
 		}
 		const retryAfter = retryAfterMs(headerValue(headers, 'retry-after'));
 		// 429, and 503 with Retry-After, say the request was not processed; other gateway answers do not.

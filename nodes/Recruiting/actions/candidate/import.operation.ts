@@ -67,7 +67,7 @@ async function addRecord(
 	if (memory.recordAdded(itemIndex, key)) return { ...result, ok: true, message: ADDED_BY_EARLIER_TRY };
 	try {
 		const body = { ...record.body, user_slug: slug };
-		await record.kind.resolveNames(context, run.references, itemIndex, body);
+		if (!record.resolved) await record.kind.resolveNames(context, run.references, itemIndex, body);
 		const sent = await postRecord(context, itemIndex, run, record.kind.path, body);
 		memory.addedRecord(itemIndex, key);
 		return { ...result, ok: true, message: sent.message };
@@ -75,7 +75,29 @@ async function addRecord(
 		// Not sent because another item stopped the run: this item was interrupted, it did not fail.
 		const interrupted = notSentStopping(error);
 		if (interrupted) throw interrupted;
-		return { ...result, error: messageOf(error) };
+		// Sent, and the answer lost (a gateway error, a broken connection): the service may have added it.
+		return { ...result, error: messageOf(error), ...(outcomeUnknown(error) ? { outcomeUnknown: true } : {}) };
+	}
+}
+
+const outcomeUnknown = (error: unknown) => (error instanceof NodeApiError || error instanceof NodeOperationError) && error.context.mayExist === true;
+
+/**
+ * Resolves the names in the valid records' bodies to IDs (a language's name, a job type's) before
+ * anything is sent, so that Create or Update compares what the service receives. A name that
+ * matches nothing makes that record invalid, as its post would have failed.
+ */
+export async function resolveRecordNames(context: IExecuteFunctions, itemIndex: number, run: RunContext, planned: PlannedRecord[]): Promise<void> {
+	for (const record of planned) {
+		if (record.problem !== undefined || !record.body || record.resolved) continue;
+		try {
+			await record.kind.resolveNames(context, run.references, itemIndex, record.body);
+			record.resolved = true;
+		} catch (error) {
+			const interrupted = notSentStopping(error);
+			if (interrupted) throw interrupted;
+			record.problem = messageOf(error);
+		}
 	}
 }
 
@@ -130,14 +152,15 @@ function summaryText(result: IDataObject, records: RecordResult[], failed: strin
 
 /** Adds the records and completes `result` (records, summary, message); returns the failures, profile update first. */
 async function addRecords(context: IExecuteFunctions, itemIndex: number, run: RunContext, planned: PlannedRecord[], result: IDataObject) {
+	// In the result as they are added: a run stopped in between (Stop Workflow) keeps the ones added before.
 	const records: RecordResult[] = [];
+	result.records = records;
 	for (const record of planned) records.push(await addRecord(context, itemIndex, run, result.slug as string, record));
 	const failed = [
 		...(result.profileError ? [`profile update: ${result.profileError as string}`] : []),
 		...records.flatMap((record, position) => (record.ok ? [] : [`${describeRecord(planned[position])}: ${record.error as string}`])),
 	];
 	const added = records.filter((record) => record.ok).length;
-	result.records = records;
 	result.summary = { records: records.length, added, failed: records.length - added };
 	result.message = summaryText(result, records, failed);
 	return failed;

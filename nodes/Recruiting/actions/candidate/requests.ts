@@ -59,7 +59,8 @@ export async function createCandidate(
 	const data = response.data as IDataObject | undefined;
 	const slug = data && typeof data === 'object' ? data.slug : undefined;
 	if (typeof slug !== 'string' || slug === '') {
-		throw new NodeApiError(
+		// Answered 2xx: the service may well have created it; never create it again blindly.
+		const error = new NodeApiError(
 			context.getNode(),
 			{ message: 'The service did not return the new candidate\'s slug' },
 			{
@@ -68,6 +69,8 @@ export async function createCandidate(
 				itemIndex,
 			},
 		);
+		error.context.mayExist = true;
+		throw error;
 	}
 	memory.created(itemIndex, slug);
 	run.created.push({ item: itemIndex, slug });

@@ -12,13 +12,18 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { MatchBy } from '../../memory';
-import { CandidateMemory, MATCH_BY_LABEL, profilePrint, recordPrint } from '../../memory';
+import { CandidateMemory, MATCH_BY_LABEL } from '../../memory';
+import type { SentState } from '../../memory/syncState';
+import { decodeState, encodeState, legacyProfilePrint, profileFields, profilePrint, recordPrint } from '../../memory/syncState';
 import type { RunContext, Send } from '../context';
+import type { CandidateField } from '../shared/candidateProfile';
+import { CANDIDATE_UPDATE_FIELDS, candidateLabels, candidateWireName } from '../shared/candidateProfile';
 import { itemParameter } from '../shared/parameters';
-import type { ImportInput } from './import.operation';
-import { importRow, readImport, updatableProfile } from './import.operation';
+import type { ImportInput, RecordResult } from './import.operation';
+import { importRow, readImport, resolveRecordNames, updatableProfile } from './import.operation';
 import { importParameters } from './import/description';
 import type { PlannedRecord } from './import/plan';
+import { describeRecord } from './import/plan';
 
 const show = { resource: ['candidate'], operation: ['upsert'] };
 const remembering = { memoryAction: ['remember'] };
@@ -26,7 +31,7 @@ const remembering = { memoryAction: ['remember'] };
 export const description: INodeProperties[] = [
 	{
 		displayName:
-			'Remembers in n8n\'s database which candidate each row became and what was sent, so a re-run sends only what is new or changed. n8n saves this memory at the end of each execution that is not manual, and two executions of this workflow that overlap save over each other: rows created by a manual test run or by the overwritten execution are then stopped with "may already exist" instead of being created twice. In queue mode n8n 2.x gives workers no saved memory: rows are created once but not updated later. Do not let a sync overlap itself; see the README.',
+			'For an exact sync everywhere (manual test runs, queue mode, overlapping runs, several instances): write each output\'s "slug" and "syncState" back to the row (a sheet column, a Data table) and map them to Candidate Slug and Sync State.',
 		name: 'upsertNotice',
 		type: 'notice',
 		default: '',
@@ -81,12 +86,30 @@ export const description: INodeProperties[] = [
 		description: 'A value that stays the same for this row in every run (for example a spreadsheet row ID), usually from an expression',
 		displayOptions: { show: { ...show, memoryAction: ['remember', 'forget'], matchBy: ['key'] } },
 	},
-	...importParameters(
-		'upsert',
-		'Empty: the remembered candidate, or a new one. A slug: use that candidate and remember it for this row (Source and Employee are not sent).',
-		remembering,
+	...withSyncState(
+		importParameters(
+			'upsert',
+			'Empty: the remembered candidate, or a new one. A slug: use that candidate and remember it for this row (Source and Employee are not sent). With Sync State: the slug this row\'s earlier output carried.',
+			remembering,
+		),
 	),
 ];
+
+/** Sync State, right after Candidate Slug (the two go together). */
+function withSyncState(properties: INodeProperties[]): INodeProperties[] {
+	const [slug, ...rest] = properties;
+	const syncState: INodeProperties = {
+		displayName: 'Sync State',
+		name: 'syncState',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. {{ $json.syncState }}',
+		description:
+			'The "syncState" an earlier run output for this row, written back to it. With Candidate Slug, the node sends only what changed since that state, whatever its memory holds. Empty: the memory decides.',
+		displayOptions: { show: { ...show, ...remembering } },
+	};
+	return [slug, syncState, ...rest];
+}
 
 /** The row's memory key; fails the item when the value it is matched by is empty. */
 function rowKeyOf(context: IExecuteFunctions, itemIndex: number, memory: CandidateMemory): string {
@@ -108,41 +131,151 @@ async function memoryOf(context: IExecuteFunctions, run: RunContext): Promise<Ca
 	});
 }
 
-const recordKey = (record: PlannedRecord) => recordPrint(record.kind.type, record.body ?? {});
+/** The profile's wire fields an update carries, in a fixed order (the profile fingerprint says which it held). */
+const PROFILE_ORDER = CANDIDATE_UPDATE_FIELDS.map(candidateWireName);
+const PROFILE_LABELS = candidateLabels(CANDIDATE_UPDATE_FIELDS);
+const parameterOf = (wire: string) => CANDIDATE_UPDATE_FIELDS.find((field) => candidateWireName(field) === wire) ?? wire;
 
-/** What the row sends: everything for a new candidate; for a known one, what differs from what was last sent. */
-function planFor(input: ImportInput, known: { p?: string; r?: string[] } | undefined) {
-	const profile = profilePrint(updatableProfile(input.profile));
-	const sentBefore = new Set(known?.r ?? []);
-	// Invalid records are kept: they fail (or are reported) as in Import, and are never remembered.
-	const records = input.planned.filter((record) => record.body === undefined || !sentBefore.has(recordKey(record)));
-	return { profile, sendProfile: known?.p !== profile, records, unchanged: input.planned.length - records.length };
+/** The row's Sync State, read and checked: what was sent for its candidate (undefined: none given). */
+interface GivenState {
+	state: SentState;
 }
 
-/** Remembers what reached the service: the slug, the profile when its update went through (or had nothing to send), each record added. */
-function rememberOutcome(memory: CandidateMemory, key: string, known: { p?: string; r?: string[] } | undefined, result: IDataObject, plan: ReturnType<typeof planFor>) {
-	const added = ((result.records as IDataObject[] | undefined) ?? []).filter((record) => record.ok === true);
-	const prints = plan.records
-		.filter((record) => added.some((done) => done.type === record.kind.type && done.index === record.index))
-		.map(recordKey);
-	const profileSent = plan.sendProfile && result.profileError === undefined;
-	memory.remember(key, {
-		s: result.slug as string,
-		p: profileSent ? plan.profile : known?.p,
-		r: [...new Set([...(known?.r ?? []), ...prints])],
-	});
+/** What was sent for the row's candidate before, as the row's state or the memory holds it. */
+type Known = { s: string } & SentState;
+
+/** What the row sends: everything for a new candidate; for a known one, what differs from what was sent. */
+function planFor(input: ImportInput, known: Known | undefined, legacy: Map<PlannedRecord, string>) {
+	const fields = updatableProfile(input.profile);
+	const profile = profilePrint(fields, PROFILE_ORDER);
+	const sendProfile = known?.p !== profile && known?.p !== legacyProfilePrint(fields);
+	// Fields the last profile sent held and the row leaves empty: the service offers no way to clear them.
+	const before = sendProfile ? profileFields(known?.p, PROFILE_ORDER) : undefined;
+	const notCleared = (before ?? []).filter((field) => fields[field] === undefined).map(parameterOf);
+	const sent = new Set(known?.r ?? []);
+	const unknown = new Set(known?.u ?? []);
+	const records: PlannedRecord[] = [];
+	const outcomeUnknown: PlannedRecord[] = [];
+	let unchanged = 0;
+	for (const record of input.planned) {
+		// Invalid records are kept: they fail (or are reported) as in Import, and are never remembered.
+		const print = record.problem === undefined && record.body ? recordPrint(record.kind.type, record.body) : undefined;
+		if (print === undefined) records.push(record);
+		else if (sent.has(print) || sent.has(legacy.get(record) ?? '')) unchanged += 1;
+		else if (unknown.has(print)) outcomeUnknown.push(record);
+		else records.push(record);
+	}
+	return { profile, sendProfile, notCleared, records, outcomeUnknown, unchanged };
+}
+
+type Plan = ReturnType<typeof planFor>;
+
+/**
+ * What reached the service, remembered (and returned, for the row's state): the slug; the
+ * profile when its update went through (no fingerprint when its outcome is unknown or it failed,
+ * so that the next run sends it again: an update is idempotent); each record added; each record
+ * whose post had an unknown outcome (a post is not idempotent: it is not sent again, and reported).
+ */
+function rememberOutcome(memory: CandidateMemory, key: string, known: Known | undefined, result: IDataObject, plan: Plan): Required<SentState> {
+	const results = (result.records as RecordResult[] | undefined) ?? [];
+	const printOf = (outcome: (done: RecordResult) => boolean) =>
+		plan.records
+			.filter((record) => record.body && results.some((done) => done.type === record.kind.type && done.index === record.index && outcome(done)))
+			.map((record) => recordPrint(record.kind.type, record.body!));
+	const added = printOf((done) => done.ok);
+	const unknown = printOf((done) => !done.ok && done.outcomeUnknown === true);
+	let p = known?.p;
+	if (plan.sendProfile) p = result.profileError === undefined ? plan.profile : undefined;
+	const entry = {
+		p: p ?? '',
+		r: [...new Set([...(known?.r ?? []), ...added])],
+		u: [...new Set([...(known?.u ?? []).filter((print) => !added.includes(print)), ...unknown])],
+	};
+	memory.remember(key, { s: result.slug as string, p, r: entry.r, ...(entry.u.length > 0 ? { u: entry.u } : {}) });
+	return entry;
+}
+
+/** Created, updated (something reached the service) or unchanged (nothing did: nothing new, or only invalid records). */
+function actionOf(result: IDataObject, created: boolean): string {
+	if (created) return 'created';
+	const added = ((result.records as RecordResult[] | undefined) ?? []).some((record) => record.ok);
+	return result.profileUpdated === true || added ? 'updated' : 'unchanged';
+}
+
+/** The row's output besides Import's: the action, the state, and what the node could not do. */
+function finish(memory: CandidateMemory, result: IDataObject, created: boolean, plan: Plan, state: Required<SentState>): IDataObject {
+	const output: IDataObject = { ...result, action: actionOf(result, created), syncState: encodeState(memory.accountScope, state) };
+	const notes: string[] = [];
+	if (plan.notCleared.length > 0) {
+		output.notCleared = plan.notCleared;
+		const labels = plan.notCleared.map((field) => PROFILE_LABELS[candidateWireName(field as CandidateField)] ?? field);
+		notes.push(`${labels.join(', ')} left empty in the row: the service cannot clear a field, it keeps its value`);
+	}
+	if (plan.outcomeUnknown.length > 0) {
+		const unknown = plan.outcomeUnknown.map(describeRecord);
+		output.outcomeUnknown = unknown;
+		notes.push(
+			`not sent again: ${unknown.join(', ')} (an earlier post may have added it; check the candidate, and add it with the Add operation of its kind if it is missing)`,
+		);
+	}
+	if (notes.length > 0) output.message = [output.message, ...notes].filter(Boolean).join('. ');
+	return output;
 }
 
 function unchangedResult(slug: string, unchanged: number): IDataObject {
 	return {
 		slug,
-		action: 'unchanged',
 		created: false,
 		profileUpdated: false,
 		records: [],
 		summary: { records: 0, added: 0, failed: 0, unchanged },
 		message: `Unchanged: nothing new for candidate ${slug}, nothing sent`,
 	};
+}
+
+const STATE_PROBLEMS = {
+	garbled: {
+		message: 'Sync State is not a state this node output (changed or cut off)',
+		description:
+			'Map the "syncState" of this row\'s earlier output unchanged (for example the sheet column it was written to), or leave Sync State empty: the node\'s memory then decides. Nothing was sent.',
+	},
+	version: {
+		message: 'Sync State was written by another version of this node',
+		description: 'Leave Sync State empty for this row once: the node\'s memory decides, and the output carries a state of this version. Nothing was sent.',
+	},
+	account: {
+		message: 'Sync State belongs to another account',
+		description:
+			'This row\'s Sync State (and its Candidate Slug) were output for another service account than this credential\'s. Use the credential they were written with, or empty both Candidate Slug and Sync State to create the candidate in this account. Nothing was sent.',
+	},
+};
+
+/** The row's Sync State, checked before anything is sent; undefined when none is given. */
+function readState(context: IExecuteFunctions, itemIndex: number, memory: CandidateMemory, givenSlug: string): GivenState | undefined {
+	const value = itemParameter<unknown>(context, 'syncState', itemIndex, '');
+	const text = typeof value === 'string' ? value.trim() : value === undefined || value === null ? '' : undefined;
+	if (text === '') return undefined;
+	const decoded = text === undefined ? ({ problem: 'garbled' } as const) : decodeState(text, memory.accountScope);
+	if ('problem' in decoded) throw new NodeOperationError(context.getNode(), STATE_PROBLEMS[decoded.problem].message, { itemIndex, description: STATE_PROBLEMS[decoded.problem].description });
+	if (givenSlug === '') {
+		throw new NodeOperationError(context.getNode(), 'Sync State needs the Candidate Slug it was output with', {
+			itemIndex,
+			description:
+				'A state says what was sent to one candidate: map the "slug" written back with it to Candidate Slug, or leave Sync State empty (the node\'s memory then decides). Nothing was sent.',
+		});
+	}
+	return { state: decoded.state };
+}
+
+/** Rows whose creation this execution sent without learning the outcome: a later row with the same key must not create it again. */
+const uncertainCreations = async (run: RunContext) => await run.once('candidateMemory.uncertain', async () => new Set<string>());
+
+function mayExistError(context: IExecuteFunctions, itemIndex: number): NodeOperationError {
+	return new NodeOperationError(context.getNode(), "This row's candidate may already exist, and n8n has no slug for it", {
+		itemIndex,
+		description:
+			'An earlier execution (or an earlier row of this one) created it, or sent its creation and never learned the outcome, and its memory was not saved: a manual execution, one that ran at the same time as this one, one that stopped before it ended (a worker that died), or an answer that was lost. Nothing was sent, so nothing is created twice. Give the candidate\'s slug as Candidate Slug (and its Sync State, if you keep it) to go on with it, or use Memory Action "Forget This Row" to let the node create it again.',
+	});
 }
 
 async function createOrUpdate(
@@ -152,23 +285,28 @@ async function createOrUpdate(
 	memory: CandidateMemory,
 	key: string,
 	input: ImportInput,
+	given: GivenState | undefined,
 ): Promise<IDataObject> {
-	const remembered = memory.recall(key);
-	// A given slug that differs from the remembered one starts the row afresh with that candidate.
-	const known = input.givenSlug && input.givenSlug !== remembered?.s ? undefined : remembered;
+	// Fingerprints of what the service receives: names resolved to IDs (the earlier versions' prints, taken before, still count).
+	const legacy = new Map(input.planned.flatMap((record) => (record.body && !record.problem ? [[record, recordPrint(record.kind.type, record.body)] as const] : [])));
+	await resolveRecordNames(context, itemIndex, run, input.planned);
+	let known: Known | undefined;
+	if (given) {
+		// The row's state wins over the memory.
+		known = { s: input.givenSlug, ...given.state };
+	} else {
+		const remembered = memory.recall(key);
+		// A given slug that differs from the remembered one starts the row afresh with that candidate.
+		known = input.givenSlug && input.givenSlug !== remembered?.s ? undefined : remembered;
+	}
 	const slug = input.givenSlug || known?.s;
-	const plan = planFor(input, known);
+	const plan = planFor(input, known, legacy);
+	const uncertain = await uncertainCreations(run);
 	if (slug !== undefined && !plan.sendProfile && plan.records.length === 0) {
-		memory.remember(key, { s: slug, p: known?.p ?? plan.profile, r: known?.r ?? [] });
-		return unchangedResult(slug, plan.unchanged);
+		const state = rememberOutcome(memory, key, known, { slug }, plan);
+		return finish(memory, unchangedResult(slug, plan.unchanged), false, plan, state);
 	}
-	if (slug === undefined && !(await memory.claim(key))) {
-		throw new NodeOperationError(context.getNode(), "This row's candidate may already exist, and n8n has no slug for it", {
-			itemIndex,
-			description:
-				'An earlier execution created it, or sent its creation and never learned the outcome, and its memory was not saved: a manual execution (n8n keeps no memory of those), one that ran at the same time as this one, one that stopped before it ended (a worker that died), or an answer that was lost. Nothing was sent, so nothing is created twice. Give the candidate\'s slug as Candidate Slug in one run to remember it, or use Memory Action "Forget This Row" to let the node create it again.',
-		});
-	}
+	if (slug === undefined && (uncertain.has(key) || !(await memory.claim(key)))) throw mayExistError(context, itemIndex);
 	let result: IDataObject;
 	try {
 		result = await importRow(context, itemIndex, run, input, { slug, sendProfile: slug === undefined || plan.sendProfile, records: plan.records });
@@ -179,20 +317,18 @@ async function createOrUpdate(
 				: new NodeOperationError(context.getNode(), error instanceof Error ? error.message : String(error), { itemIndex });
 		const partial = nodeError.context.partialResult as IDataObject | undefined;
 		if (partial?.slug) {
-			rememberOutcome(memory, key, known, partial, plan);
-			partial.action = slug === undefined ? 'created' : 'updated';
-		} else if (slug === undefined && nodeError.context.mayExist !== true) {
+			const state = rememberOutcome(memory, key, known, partial, plan);
+			nodeError.context.partialResult = finish(memory, partial, slug === undefined, plan, state);
+		} else if (slug === undefined && nodeError.context.mayExist === true) {
+			uncertain.add(key);
+		} else if (slug === undefined) {
 			// Refused before anything was created: the row may be created in a later run.
 			await memory.unclaim(key);
 		}
 		throw nodeError;
 	}
-	rememberOutcome(memory, key, known, result, plan);
-	return {
-		...result,
-		action: slug === undefined ? 'created' : 'updated',
-		summary: { ...(result.summary as IDataObject), unchanged: plan.unchanged },
-	};
+	const state = rememberOutcome(memory, key, known, result, plan);
+	return finish(memory, { ...result, summary: { ...(result.summary as IDataObject), unchanged: plan.unchanged } }, slug === undefined, plan, state);
 }
 
 /** Reads and checks the row (and its key); what the memory knows of it is asked when it is sent. */
@@ -205,5 +341,6 @@ export async function prepare(this: IExecuteFunctions, itemIndex: number, run: R
 	const key = rowKeyOf(this, itemIndex, memory);
 	if (action === 'forget') return async () => ({ action: 'forgotten', known: await memory.forget(key) });
 	const input = readImport(this, itemIndex);
-	return async () => await memory.inTurn(key, async () => await createOrUpdate(this, itemIndex, run, memory, key, input));
+	const given = readState(this, itemIndex, memory, input.givenSlug);
+	return async () => await memory.inTurn(key, async () => await createOrUpdate(this, itemIndex, run, memory, key, input, given));
 }

@@ -25,6 +25,8 @@ export interface PlannedRecord {
 	name: string;
 	body?: IDataObject;
 	problem?: string;
+	/** Its names (language, job type, ...) resolved to IDs in `body` already. */
+	resolved?: boolean;
 }
 
 /** The slug in a record's body until the candidate is known. */
