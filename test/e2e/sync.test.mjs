@@ -28,7 +28,7 @@ import {
 	setUpDataTableSync,
 	setUpSpreadsheetSync,
 } from '../../scripts/n8n/examples.mjs';
-import { CREDENTIAL_TYPE, NODE_TYPE } from '../../scripts/n8n/server.mjs';
+import { CREDENTIAL_TYPE, NODE_TYPE, startN8n } from '../../scripts/n8n/server.mjs';
 import { credentialData, examplesDir, startStack } from '../../scripts/n8n/stack.mjs';
 import { SEEDED_LOGIN } from '../sandbox/index.mjs';
 
@@ -38,16 +38,31 @@ const CANDIDATE = '/gin/v1/company/candidate';
 const NODE = 'Create or Update';
 let stack;
 
+const log = (m) => console.log(`# ${m}`);
+let userFolder;
 before(
 	async () => {
-		stack = await startStack({ line, doBuild: process.env.E2E_SKIP_BUILD !== '1', log: (m) => console.log(`# ${m}`) });
+		// the user folder is kept so that n8n can be restarted on it (the last test); removed in after()
+		stack = await startStack({ line, doBuild: process.env.E2E_SKIP_BUILD !== '1', log, n8nOptions: { keepUserFolder: true } });
+		userFolder = stack.n8n.userFolder;
 	},
 	{ timeout: 20 * 60_000 },
 );
 
 after(async () => {
+	await stack?.n8n.stop();
 	await stack?.stop();
+	if (userFolder) fs.rmSync(userFolder, { recursive: true, force: true });
 });
+
+/** Stops n8n and starts it again on the same user folder (database, encryption key, active workflows). */
+async function restartN8n() {
+	await stack.n8n.stop();
+	const n8n = await startN8n({ line, packageDir: stack.pkg.dir, userFolder, keepUserFolder: true, log, env: { N8N_RESTRICT_FILE_ACCESS_TO: stack.filesDir } });
+	await n8n.rest.login();
+	stack.n8n = n8n;
+	stack.rest = n8n.rest;
+}
 
 /** Requests the sandbox received since `from`. */
 const since = (from) => stack.sandbox.requests.slice(from);
@@ -308,6 +323,35 @@ describe(`issue 25: the sync in real n8n ${line}.x`, { timeout: 15 * 60_000 }, (
 		assert.deepEqual(results(fresh, DATATABLE.upsertNode), rows.map(() => 'unchanged'));
 		assert.equal(since(from).length, 0, shown(since(from)));
 		for (const row of rows) assert.equal(stack.sandbox.candidates(COMPANY).filter((c) => String(c.email).toLowerCase() === row.email.toLowerCase()).length, 1, row.email);
+	});
+});
+
+describe(`issue 25: after a restart of n8n ${line}.x`, { timeout: 10 * 60_000 }, () => {
+	test('saved memory, a Data table and a manual run before the restart: nothing is created twice after it; what a manual run learned is lost with the process (measured)', async () => {
+		const rows = rowsOf('restart', 4);
+		const live = await install('restart-live');
+		assert.deepEqual(results(await call(live, rows)), rows.map(() => 'created'));
+		const tableRows = rows.map((row) => ({ ...row, email: row.email.replace('sync.restart', 'sync.restart-table') }));
+		const table = await setUpDataTableSync(stack, { webhookPath: `e2e-table-restart-${line}`, name: 'e2e sync: data table, restart' });
+		assert.deepEqual(results(await call(table, tableRows), DATATABLE.upsertNode), rows.map(() => 'created'));
+		const manualRows = rows.map((row) => ({ ...row, email: row.email.replace('sync.restart', 'sync.restart-manual') }));
+		const manual = await install('restart-manual', { rows: manualRows, activate: false });
+		assert.deepEqual(results(await runManually(stack.rest, manual.workflow.id, 'Start')), rows.map(() => 'created'));
+
+		await restartN8n();
+		const from = stack.sandbox.requests.length;
+		const liveAgain = await call(live, rows);
+		assert.deepEqual(results(liveAgain), rows.map(() => 'unchanged'), 'the memory n8n saved');
+		const tableAgain = await call(table, tableRows);
+		assert.deepEqual(results(tableAgain, DATATABLE.upsertNode), rows.map(() => 'unchanged'), 'the state in the Data table');
+		assert.equal(since(from).length, 0, shown(since(from)));
+
+		await stack.rest.activateWorkflow(manual.workflow.id);
+		const afterManual = await call(manual, manualRows);
+		const outcome = results(afterManual);
+		log(`measured: a manual run, then a restart, then the same ${rows.length} rows live: ${JSON.stringify(outcome)}`);
+		for (const row of manualRows) assert.equal(stored(row.email).length, 1, `${row.email}: never created twice`);
+		assert.ok(outcome.every((r) => r === 'unchanged' || /may already exist/.test(r)), JSON.stringify(outcome));
 	});
 });
 
