@@ -7,6 +7,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { Harness } from '../helpers/harness';
+import { encodeState, legacyProfilePrint, recordPrint } from '../../nodes/Recruiting/memory/syncState';
 import { ALICE, BOB, emailCredential, useSandbox } from '../helpers/sandbox';
 
 const sandbox = useSandbox();
@@ -20,6 +21,7 @@ const upsert = (extra: INodeParameters = {}): INodeParameters => ({
 	recordInput: 'lists',
 	itSkillList: '={{ $json.skills }}',
 	languageList: '={{ $json.languages }}',
+	jobList: '={{ $json.jobs }}',
 	options: { retryDelayMs: 1, concurrency: 5 },
 	...extra,
 });
@@ -109,6 +111,9 @@ describe('§1 the state in the rows', () => {
 		const garbled = await runRows(harness, bad, fromRow);
 		expect(garbled.writes).toEqual([]);
 		for (const json of garbled.outputs) expect(String(json.error)).toMatch(/Sync State/);
+		// Surrounding spaces (a cell as a sheet gives it back) do not matter.
+		const spaced = await runRows(harness, [{ ...good, state: ` ${state}\n` }], fromRow);
+		expect(spaced.outputs[0]).toMatchObject({ action: 'unchanged', syncState: state });
 		// Bob's account: the state (and the slug) belong to Alice's.
 		const bob = new Harness(emailCredential(sandbox(), BOB));
 		const foreign = await runRows(bob, [good], fromRow);
@@ -127,6 +132,10 @@ describe('§1 the state in the rows', () => {
 		const noState = await runRows(harness, [{ ...good, state: '' }], fromRow);
 		expect(noState.writes).toEqual([]);
 		expect(noState.outputs[0]).toMatchObject({ action: 'unchanged', syncState: good.state });
+		// A node that does not remember the row: the slug's candidate gets the whole profile and every record.
+		const unknown = await runRows(new Harness(emailCredential(sandbox(), ALICE)), [{ ...good, state: '' }], fromRow);
+		expect(unknown.writes).toEqual([`PUT ${CANDIDATE}`, `POST ${CANDIDATE}/it-skill`]);
+		expect(unknown.outputs[0].action).toBe('updated');
 	});
 });
 
@@ -140,6 +149,18 @@ describe('§4 defects 5 to 8', () => {
 			const again = await runRows(harness, [{ ...row, languages }]);
 			expect(again.writes).toEqual([]);
 			expect(again.outputs[0].action).toBe('unchanged');
+		}
+	});
+
+	it('defect 5: the same job written with its job type as an English or German name or as its ID is not posted again', async () => {
+		const harness = new Harness(emailCredential(sandbox(), ALICE));
+		const job = (jobTypeId: unknown) => JSON.stringify([{ companyName: 'Acme GmbH', startDate: '2020-01-01', jobTypeId }]);
+		const row = { email: 'jobtypes@example.test', city: 'Berlin', jobs: job('Working student') };
+		const first = await runRows(harness, [row]);
+		expect(first.writes).toContain(`POST ${CANDIDATE}/job`);
+		for (const jobTypeId of ['werkstudent', 2, '2']) {
+			const again = await runRows(harness, [{ ...row, jobs: job(jobTypeId) }]);
+			expect(again.writes).toEqual([]);
 		}
 	});
 
@@ -182,5 +203,22 @@ describe('§4 defects 5 to 8', () => {
 		const lower = await runRows(harness, sheet.map((row) => ({ ...row, email: ` ${row.email.toLowerCase()} ` })));
 		expect(lower.writes).toEqual([]);
 		expect(lower.outputs.every((json) => json.action === 'unchanged')).toBe(true);
+	});
+});
+
+describe('fingerprints of the earlier versions still count as sent (no re-send after updating the node)', () => {
+	it('a state holding the earlier profile print (e-mail as written) and record prints (names before resolving): nothing sent', async () => {
+		const harness = new Harness(emailCredential(sandbox(), ALICE));
+		const row = { email: 'Legacy.Prints@Example.test', city: 'Berlin', skills: 'SQL: 3', languages: 'English: 4' };
+		const first = await runRows(harness, [row]);
+		const account = String(first.outputs[0].syncState).slice(2, 8);
+		// What the node before issue 25 remembered for this row.
+		const legacy = encodeState(account, {
+			p: legacyProfilePrint({ email: row.email, city: 'Berlin' }),
+			r: [recordPrint('itSkill', { skill_name: 'SQL', skill_level_id: 3 }), recordPrint('language', { language_id: 'English', language_level_id: 4 })],
+		});
+		const again = await runRows(new Harness(emailCredential(sandbox(), ALICE)), [{ ...row, slug: first.outputs[0].slug, state: legacy }], fromRow);
+		expect(again.writes).toEqual([]);
+		expect(again.outputs[0].action).toBe('unchanged');
 	});
 });

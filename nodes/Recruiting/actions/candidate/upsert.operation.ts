@@ -6,6 +6,9 @@
  * nothing new sends nothing (`action: unchanged`). A re-run, a retried execution or a
  * re-triggered schedule creates nothing twice.
  *
+ * Each output carries `syncState` (memory/syncState.ts): what was sent for the row, as
+ * fingerprints. Given back with the row's slug (Sync State), it decides instead of the memory.
+ *
  * Memory Action also forgets one row (the next run creates it again) or the node's whole memory.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
@@ -156,16 +159,18 @@ function planFor(input: ImportInput, known: Known | undefined, legacy: Map<Plann
 	const unknown = new Set(known?.u ?? []);
 	const records: PlannedRecord[] = [];
 	const outcomeUnknown: PlannedRecord[] = [];
+	const current = new Set<string>();
 	let unchanged = 0;
 	for (const record of input.planned) {
 		// Invalid records are kept: they fail (or are reported) as in Import, and are never remembered.
 		const print = record.problem === undefined && record.body ? recordPrint(record.kind.type, record.body) : undefined;
+		if (print !== undefined) current.add(print);
 		if (print === undefined) records.push(record);
 		else if (sent.has(print) || sent.has(legacy.get(record) ?? '')) unchanged += 1;
 		else if (unknown.has(print)) outcomeUnknown.push(record);
 		else records.push(record);
 	}
-	return { profile, sendProfile, notCleared, records, outcomeUnknown, unchanged };
+	return { profile, sendProfile, notCleared, records, outcomeUnknown, unchanged, current };
 }
 
 type Plan = ReturnType<typeof planFor>;
@@ -174,7 +179,8 @@ type Plan = ReturnType<typeof planFor>;
  * What reached the service, remembered (and returned, for the row's state): the slug; the
  * profile when its update went through (no fingerprint when its outcome is unknown or it failed,
  * so that the next run sends it again: an update is idempotent); each record added; each record
- * whose post had an unknown outcome (a post is not idempotent: it is not sent again, and reported).
+ * whose post had an unknown outcome (a post is not idempotent: it is not sent again, and reported
+ * while the row holds it).
  */
 function rememberOutcome(memory: CandidateMemory, key: string, known: Known | undefined, result: IDataObject, plan: Plan): Required<SentState> {
 	const results = (result.records as RecordResult[] | undefined) ?? [];
@@ -189,7 +195,8 @@ function rememberOutcome(memory: CandidateMemory, key: string, known: Known | un
 	const entry = {
 		p: p ?? '',
 		r: [...new Set([...(known?.r ?? []), ...added])],
-		u: [...new Set([...(known?.u ?? []).filter((print) => !added.includes(print)), ...unknown])],
+		// An unknown outcome stays until the row no longer holds that record (a row that holds it again then posts it).
+		u: [...new Set([...(known?.u ?? []).filter((print) => plan.current.has(print) && !added.includes(print)), ...unknown])],
 	};
 	memory.remember(key, { s: result.slug as string, p, r: entry.r, ...(entry.u.length > 0 ? { u: entry.u } : {}) });
 	return entry;
