@@ -31,6 +31,23 @@ function sourceFiles(dir) {
 	});
 }
 
+/**
+ * The one named exception: the sync's memory per process (nodes/Recruiting/memory/registry.ts,
+ * `memories`). Overlapping executions of the same node in one n8n process must share one memory
+ * to take turns per row (none creates a row another is creating, none refuses a row another
+ * remembered) and so that whichever execution n8n saves last saves every execution's rows. It is
+ * a cache on top of what n8n saves (static data, deduplication store): a worker without it
+ * behaves as after a restart, which the sync is built for. Keyed by workflow id + node id +
+ * account scope (one workflow's memory never reaches another's: test/unit/moduleState.test.ts).
+ */
+export const NAMED_EXCEPTIONS = [
+	{
+		file: 'nodes/Recruiting/memory/registry.ts',
+		name: 'memories',
+		why: 'the sync memory shared by the executions of one process (named exception: turns per row, one save of every execution\'s rows; keyed by workflow, node and account)',
+	},
+];
+
 const MUTABLE_CONSTRUCTORS = new Set(['Map', 'Set', 'WeakMap', 'WeakSet', 'Array', 'Object']);
 const MUTATORS = new Set(['set', 'add', 'delete', 'clear', 'push', 'pop', 'shift', 'unshift', 'splice', 'sort', 'reverse', 'fill', 'copyWithin']);
 
@@ -128,7 +145,9 @@ export function findModuleState({ dirs = [path.join(repoRoot, 'nodes'), path.joi
 						const what = mutableInit(decl.initializer);
 						if (what && mutated.has(decl)) {
 							const scoped = weakScope(decl.initializer);
+							const named = NAMED_EXCEPTIONS.find((e) => e.file === path.relative(repoRoot, file).split(path.sep).join('/') && ts.isIdentifier(decl.name) && decl.name.text === e.name);
 							if (scoped) note(decl, `module-level ${what}, changed at run time: ${scoped}`);
+							else if (named) note(decl, `module-level ${what}, changed at run time: ${named.why}`);
 							else report(decl, `module-level ${what}, changed at run time`);
 						}
 					}

@@ -268,6 +268,13 @@ export interface RunOptions {
 	manual?: boolean;
 	/** Runs this node type in the Recruiting node's place (a probe with the Recruiting node's description). */
 	nodeType?: INodeType;
+	/**
+	 * false: the execution starts with EMPTY static data, as a queue-mode worker of n8n 2.40+
+	 * (workflow-runner `shouldReloadStaticData`) or a retry "with the original workflow"
+	 * (execution.service `retry`) starts it; if anything changed it, it is saved over the kept copy
+	 * all the same. Default true: the saved copy is loaded.
+	 */
+	loadStaticData?: boolean;
 }
 
 export interface RunResult {
@@ -278,6 +285,8 @@ export interface RunResult {
 	/** The node's error when the run stopped on it. */
 	error?: ExecutionError;
 	run: IRun;
+	/** Whether n8n would have saved the static data (it changed, and the execution is not manual). */
+	staticDataSaved: boolean;
 }
 
 let workflowCount = 0;
@@ -306,24 +315,30 @@ export class Harness {
 	/** The workflow's static data, as n8n keeps it in the workflow's row between executions. */
 	staticData: IDataObject = {};
 
+	/** The Recruiting node's name (n8n keys node static data by it; a rename changes it, never the node's id). */
+	nodeName = 'Recruiting';
+
+	/** The id of the n8n credential the node refers to (another id: another credential of n8n). */
+	credentialId = CREDENTIAL_ID;
+
 	constructor(credential?: ICredentialDataDecryptedObject) {
 		if (credential) this.credentials.setCredential(CREDENTIAL_ID, credential);
 	}
 
 	setCredential(data: ICredentialDataDecryptedObject) {
-		this.credentials.setCredential(CREDENTIAL_ID, data);
+		this.credentials.setCredential(this.credentialId, data);
 	}
 
 	recruitingNode(parameters: INodeParameters, onError?: RunOptions['onError'], retryOnFail?: RunOptions['retryOnFail']): INode {
 		return {
 			...(retryOnFail ? { retryOnFail: true, maxTries: retryOnFail.maxTries, waitBetweenTries: retryOnFail.waitBetweenTries ?? 0 } : {}),
 			id: 'node-recruiting',
-			name: 'Recruiting',
+			name: this.nodeName,
 			type: NODE_TYPE,
 			typeVersion: 1,
 			position: [200, 0],
 			parameters,
-			credentials: { recruitingApi: { id: CREDENTIAL_ID, name: 'Recruiting API' } },
+			credentials: { recruitingApi: { id: this.credentialId, name: 'Recruiting API' } },
 			...(onError ? { onError } : {}),
 		};
 	}
@@ -343,14 +358,16 @@ export class Harness {
 		];
 		const settings = options.timezone ? { timezone: options.timezone } : {};
 		const connections = {
-			'Input Items': { main: [[{ node: 'Recruiting', type: NodeConnectionTypes.Main, index: 0 }]] },
+			'Input Items': { main: [[{ node: this.nodeName, type: NodeConnectionTypes.Main, index: 0 }]] },
 		};
 		useDeduplicationStore();
 		// n8n loads the saved static data with the workflow and saves it after a non-manual execution.
-		const staticData = JSON.parse(JSON.stringify(this.staticData)) as IDataObject;
+		const staticData = (options.loadStaticData === false ? {} : JSON.parse(JSON.stringify(this.staticData))) as IDataObject;
 		const types = options.nodeType ? new TestNodeTypes(options.nodeType) : nodeTypes;
 		const workflow = new Workflow({ id: this.workflowId, nodes, connections, nodeTypes: types, active: false, settings, staticData });
-		const hooks = new ExecutionLifecycleHooks('manual', 'exec-test', {
+		// The execution's mode as n8n gives it to the node (`getMode()`): 'manual' for a test run, else as an active workflow's webhook.
+		const mode = options.manual ? 'manual' : 'webhook';
+		const hooks = new ExecutionLifecycleHooks(mode, 'exec-test', {
 			id: this.workflowId,
 			name: 'test',
 			active: false,
@@ -370,7 +387,7 @@ export class Harness {
 				nodeExecutionStack: [{ node: nodes[0], data: { main: [[{ json: {} }]] }, source: null }],
 			},
 		});
-		const execute = new WorkflowExecute(additionalDataFor(this.credentials, hooks), 'manual', runExecutionData);
+		const execute = new WorkflowExecute(additionalDataFor(this.credentials, hooks), mode, runExecutionData);
 		const execution = execute.processRunExecutionData(workflow);
 		options.onStart?.(execution);
 		try {
@@ -379,13 +396,16 @@ export class Harness {
 			// a cancelled execution rejects; its run data comes through the hook below
 		}
 		const run = await done.promise;
-		if (!options.manual) this.staticData = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
-		const taskData = run.data.resultData.runData.Recruiting?.[0];
+		// n8n saves it only when something marked it changed (workflow-execute: `__dataChanged`), replacing the whole copy.
+		const staticDataSaved = !options.manual && workflow.staticData.__dataChanged === true;
+		if (staticDataSaved) this.staticData = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
+		const taskData = run.data.resultData.runData[this.nodeName]?.[0];
 		return {
 			items: taskData?.data?.main?.[0] ?? [],
 			errorItems: taskData?.data?.main?.[1] ?? [],
 			error: taskData?.error ?? run.data.resultData.error,
 			run,
+			staticDataSaved,
 		};
 	}
 

@@ -1,81 +1,169 @@
 /**
  * The memory of Candidate → Create or Update, behind one small interface: which candidate a row
- * became, and what was last sent for it. Kept per workflow node and per service account, in n8n's
- * database: the slug map in the node's static data (slugs.ts), the creation journal in n8n's
- * deduplication store (journal.ts); keys and fingerprints are hashes (keys.ts).
+ * became, and what was last sent for it. Kept per workflow node (by its id) and per service
+ * account, in four places, each for what it survives (docs/sync-memory.md):
+ *   - the process's registry (registry.ts): shared by overlapping executions of this process;
+ *   - the workflow's static data (store.ts): saved by n8n at the end of executions that are not
+ *     manual, written only when this execution loaded it;
+ *   - the creation journal in n8n's deduplication store (journal.ts): claims of creations, saved
+ *     at once, in every process;
+ *   - the execution's notebook in the node's context: what this execution changed, which n8n
+ *     keeps with the execution for a retry.
+ * Keys and prints are hashes (keys.ts). Retry On Fail's memory of one node run lives here too
+ * (retry.ts).
  *
- * One `CandidateMemory` per execution (built once through the run context). Rows with the same
- * key in one execution take turns, so the second sees what the first remembered.
+ * One `CandidateMemory` per execution (built once through the run context, `open`).
  */
 import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { Journal } from './journal';
 import type { MatchBy } from './keys';
-import { accountScope, fingerprint, normaliseKey, rowKey } from './keys';
-import type { Remembered } from './slugs';
-import { SlugMap } from './slugs';
+import { accountScope, fingerprint, legacyAccountScope, legacyRowKey, normaliseKey, rowKey, shortPrint } from './keys';
+import type { Shared } from './registry';
+import { sharedMemory } from './registry';
+import type { Remembered } from './store';
+import { decodeRow, encodeRow, FIELD, LegacyStore, newGeneration, NodeStore, normalRow, PROFILE_PRINT_BYTES, RECORD_PRINT_BYTES } from './store';
 
 export type { MatchBy } from './keys';
 export { MATCH_BY_LABEL, fingerprint, normaliseKey } from './keys';
-export { MAX_ENTRIES } from './slugs';
-export type { Remembered } from './slugs';
+export { MAX_ENTRIES, MAX_RECORDS } from './store';
+export type { Remembered } from './store';
+export { ADDED_BY_EARLIER_TRY, RETRY_MEMORY_KEY, RetryMemory, retryMemory } from './retry';
+export type { CreatedBefore } from './retry';
+
+/** The turn key of opening the memory (never a row key: those are base64url). */
+const OPENING = ' open';
 
 /** Where in the node's context the execution's notebook lives. */
 const NOTEBOOK = 'recruitingMemoryNotebook';
 
+/** The notice of an execution that did not load the saved memory (output field `memoryNotice`, and an execution hint). */
+export const NOT_LOADED_NOTICE =
+	"n8n gave this execution no saved memory of this node (a queue-mode worker of n8n 2.40 or later, or a retry with the original workflow), so nothing was written to the workflow's static data (writing would have replaced what every node of the workflow keeps there). Rows created here are remembered by this n8n process and claimed in n8n's deduplication store; a row that brings its Candidate Slug and Sync State is exact anywhere.";
+
 export class CandidateMemory {
-	private readonly turns = new Map<string, Promise<unknown>>();
+	/** Row key → the key the memory of 0.2.0 and earlier used for it (only when that memory is present). */
+	private readonly legacyKeys = new Map<string, string>();
+
+	private ended = false;
 
 	private constructor(
-		private readonly slugs: SlugMap,
+		private readonly creator: boolean,
+		private readonly shared: Shared,
+		private readonly store: NodeStore,
+		private readonly legacy: LegacyStore,
 		private readonly journal: Journal,
 		private readonly scope: string,
+		private readonly legacyScope: string,
 		private readonly notebook: Record<string, Remembered>,
+		private readonly manual: boolean,
 	) {}
 
 	/**
-	 * The execution's memory: the node's slug map, the journal without the claims a saved map
-	 * already holds, and the execution's notebook: what this execution remembered, also kept in the
-	 * node's context (`getContext('node')`), which n8n keeps in the execution's own data. n8n hands
-	 * that data to a try of "Retry On Fail" and to a retry of the failed execution from the
-	 * executions list (execution.service `retry`: `executionData: execution.data`), whose static data
-	 * may be the one the execution started with: they find there what the failed run created.
+	 * The execution's memory. Reads the node's saved memory from the workflow's static data and
+	 * decides whether this execution may write there: not when the static data holds nothing of
+	 * this node nor anything else while n8n's deduplication store says an execution n8n saves
+	 * created it (n8n then started this execution without the saved copy: writing would replace
+	 * every node's static data with a partial copy).
+	 *
+	 * The notebook is kept in the node's context (`getContext('node')`), which n8n keeps in the
+	 * execution's own data: n8n hands it to a try of "Retry On Fail" and to a retry of the failed
+	 * execution (execution.service `retry`: `executionData: execution.data`), whose static data may
+	 * be the one the execution started with: they find there what the failed run created.
 	 */
 	static async open(context: IExecuteFunctions, credentials: ICredentialDataDecryptedObject): Promise<CandidateMemory> {
+		const node = context.getNode();
+		const workflowId = String(context.getWorkflow().id ?? '');
+		const manual = context.getMode() === 'manual';
+		const global = context.getWorkflowStaticData('global');
+		const nodeData = context.getWorkflowStaticData('node');
+		const journal = new Journal(context.helpers);
+		const legacyPresent = (nodeData[FIELD] as IDataObject | undefined)?.v === 1;
+
+		const scope = accountScope(credentials, node.credentials?.recruitingApi?.id ?? undefined);
+		const shared = sharedMemory(workflowId, node.id, scope);
+		let writable = true;
+		let creator = false;
+		const loaded = new NodeStore(global, node.id, false).loaded || legacyPresent || Object.keys(global).length > 0;
+		if (!loaded && !manual && journal.available) {
+			// Nothing of this node in the static data: the first execution that saves it (or one that
+			// overlaps the first in this process, from the same empty copy), or one n8n started without
+			// it. Asked in turn with the other executions of this process that open now.
+			await shared.inTurn(OPENING, async () => {
+				const marked = await journal.markSaved();
+				writable = !marked || shared.creating > 0;
+				creator = !marked;
+				if (creator) shared.creating += 1;
+			});
+		}
+		const store = new NodeStore(global, node.id, writable);
+		if (!loaded && !manual && writable && journal.available) {
+			store.create(shared.generation);
+			shared.generation = store.generation;
+		}
+		if (store.loaded) {
+			if (shared.generation === undefined) shared.generation = store.generation;
+			else if (shared.generation !== store.generation && shared.running === 0) shared.reset(store.generation);
+		}
+		if (shared.running === 0) {
+			// No execution of this process runs with an older copy: what the saved copy holds need not be carried further.
+			for (const [key, learned] of shared.learned) if (store.raw(key) === learned.encoded) shared.learned.delete(key);
+			for (const key of shared.forgotten) if (store.raw(key) === undefined) shared.forgotten.delete(key);
+		}
+		shared.running += 1;
+
 		const nodeContext = context.getContext('node');
 		nodeContext[NOTEBOOK] ??= {};
 		const memory = new CandidateMemory(
-			new SlugMap(context.getWorkflowStaticData('node')),
-			new Journal(context.helpers),
-			accountScope(credentials),
+			creator,
+			shared,
+			store,
+			new LegacyStore(nodeData, writable),
+			journal,
+			scope,
+			legacyAccountScope(credentials),
 			nodeContext[NOTEBOOK] as Record<string, Remembered>,
+			manual,
 		);
-		await memory.journal.release(memory.slugs.takePrune());
+		if (!writable && typeof context.addExecutionHints === 'function') {
+			context.addExecutionHints({ message: NOT_LOADED_NOTICE, location: 'outputPane' });
+		}
+		await journal.release(store.takePrune());
 		return memory;
+	}
+
+	/**
+	 * Why this execution's memory is not saved in the workflow's static data (undefined: it is, or
+	 * it is a manual execution, which n8n never saves). For the output field `memoryNotice`.
+	 */
+	get notice(): string | undefined {
+		return this.store.writable ? undefined : NOT_LOADED_NOTICE;
 	}
 
 	/** The memory key of a row (hashed with the account scope); '' when the row has no key value. */
 	keyOf(matchBy: MatchBy, value: unknown): string {
 		const normalised = normaliseKey(matchBy, value);
-		return normalised === '' ? '' : rowKey(this.scope, matchBy, normalised);
+		if (normalised === '') return '';
+		const key = rowKey(this.scope, matchBy, normalised);
+		if (this.legacy.present && !this.legacyKeys.has(key)) this.legacyKeys.set(key, legacyRowKey(this.legacyScope, matchBy, normalised));
+		return key;
 	}
 
-	/** Runs `work` for a row key after the earlier rows with the same key in this execution. */
+	/** Runs `work` for a row key after the work for that key already in line, in this execution or an overlapping one of this process. */
 	async inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
-		const before = this.turns.get(key) ?? Promise.resolve();
-		const mine = before.catch(() => undefined).then(work);
-		this.turns.set(key, mine);
-		try {
-			return await mine;
-		} finally {
-			if (this.turns.get(key) === mine) this.turns.delete(key);
-		}
+		return await this.shared.inTurn(key, work);
 	}
 
+	/** What the memory knows of a row: learned in this process, saved, noted by this execution, or kept by 0.2.0 and earlier. */
 	recall(key: string): Remembered | undefined {
-		const saved = this.slugs.get(key);
-		const noted = this.notebook[key];
-		return noted && (!saved || noted.t >= saved.t) ? noted : saved;
+		const learned = this.shared.learned.get(key);
+		if (learned) return decodeRow(learned.encoded);
+		if (this.shared.forgotten.has(key)) return undefined;
+		const stored = this.store.get(key) ?? this.notebook[key];
+		if (stored) return stored;
+		const legacyKey = this.legacyKeys.get(key);
+		const old = legacyKey === undefined ? undefined : this.legacy.get(legacyKey);
+		return old ? normalRow(old) : undefined;
 	}
 
 	/** Before a creation: false when another execution claimed this row and its slug was never saved. */
@@ -88,29 +176,65 @@ export class CandidateMemory {
 		await this.journal.release([key]);
 	}
 
-	remember(key: string, entry: Omit<Remembered, 't'>): void {
-		// The notebook holds what this execution changed (not every unchanged row of a large sheet).
-		if (this.slugs.set(key, entry)) this.notebook[key] = this.slugs.get(key)!;
+	/** Remembers what reached the service for a row; writes nothing when the memory already holds it so. */
+	remember(key: string, entry: Remembered): void {
+		const row = normalRow(entry);
+		if (!row) return;
+		const encoded = encodeRow(row);
+		const legacyKey = this.legacyKeys.get(key);
+		const known = this.shared.learned.get(key)?.encoded ?? (this.shared.forgotten.has(key) ? undefined : this.store.raw(key));
+		if (known === encoded && legacyKey === undefined) return;
+		if (known !== encoded) {
+			this.shared.learn(key, { encoded });
+			// The notebook holds what this execution changed (not every unchanged row of a large sheet).
+			this.notebook[key] = row;
+		}
+		this.store.set(key, encoded);
+		if (legacyKey !== undefined) this.legacy.moved(legacyKey);
 	}
 
-	/** Forgets one row (its slug, fingerprints and claim): the next run creates it again. */
+	/** Forgets one row (its slug, prints and claim): the next run creates it again. */
 	async forget(key: string): Promise<boolean> {
+		const known = this.recall(key) !== undefined;
 		delete this.notebook[key];
-		const known = this.slugs.forget(key);
+		this.shared.forget(key);
+		this.store.forget(key);
+		const legacyKey = this.legacyKeys.get(key);
+		if (legacyKey !== undefined) this.legacy.moved(legacyKey);
 		await this.journal.release([key]);
 		return known;
 	}
 
-	/** Forgets every row of this node (all accounts); returns how many rows the map held. */
+	/** Forgets every row of this node (all accounts); returns how many rows the saved memory held. */
 	async clear(): Promise<number> {
 		for (const key of Object.keys(this.notebook)) delete this.notebook[key];
-		const count = this.slugs.clear();
+		const generation = newGeneration();
+		const count = Math.max(this.store.count, this.shared.learned.size);
+		this.shared.reset(generation);
+		this.store.clear(generation);
+		this.legacy.clear();
 		await this.journal.clear();
+		// The journal's mark went with it: set it again when this execution's static data is saved with the memory in it.
+		if (this.store.writable && this.store.loaded && !this.manual) await this.journal.markSaved();
 		return count;
 	}
 
-	/** At the end of the run: the execution's claims written again where an overlapping execution dropped them. */
+	/**
+	 * At the end of the run: every row this process learned (in any execution) goes into this
+	 * execution's static data where it differs, so whichever execution n8n saves last holds them
+	 * all; then the execution's claims are written again where an overlapping execution dropped them.
+	 */
 	async repair(): Promise<number> {
+		if (!this.ended) {
+			this.ended = true;
+			if (this.store.writable) {
+				for (const [key, learned] of this.shared.learned) if (this.store.raw(key) !== learned.encoded) this.store.set(key, learned.encoded);
+				for (const key of this.shared.forgotten) this.store.forget(key);
+				this.store.noteWrites();
+			}
+			this.shared.running = Math.max(0, this.shared.running - 1);
+			if (this.creator) this.shared.creating = Math.max(0, this.shared.creating - 1);
+		}
 		return await this.journal.repair();
 	}
 
@@ -124,6 +248,10 @@ export class CandidateMemory {
 	}
 }
 
-/** The fingerprints of a profile update and of records, as the memory compares them. */
-export const profilePrint = (fields: IDataObject): string => fingerprint('profile', fields);
-export const recordPrint = (type: string, body: IDataObject): string => fingerprint(type, body);
+/**
+ * The prints of a profile update and of records, as the memory compares and keeps them: short
+ * forms of `fingerprint` (6 and 4 bytes; among the few records of one row two prints meet with a
+ * chance of about 1 in a billion). Compare what `recall` gives with these, not with `fingerprint`.
+ */
+export const profilePrint = (fields: IDataObject): string => shortPrint(fingerprint('profile', fields), PROFILE_PRINT_BYTES);
+export const recordPrint = (type: string, body: IDataObject): string => shortPrint(fingerprint(type, body), RECORD_PRINT_BYTES);

@@ -30,6 +30,9 @@ interface Waiting {
 
 const claimOf = (key: string) => `claim:${key}`;
 
+/** The journal's mark that an execution that saves its static data created this node's memory there. */
+const SAVED_MARK = 'memory:saved';
+
 export class Journal {
 	private waiting: Waiting[] = [];
 
@@ -57,6 +60,16 @@ export class Journal {
 	/** Whether this n8n has the deduplication store (n8n 1.64 and later; not in every context). */
 	get available(): boolean {
 		return typeof this.helpers.checkProcessedAndRecord === 'function';
+	}
+
+	/**
+	 * Whether n8n's store holds the mark that this node's memory was created in the workflow's
+	 * static data by an execution n8n saves; records the mark when it was missing.
+	 */
+	async markSaved(): Promise<boolean> {
+		if (!this.available) return false;
+		const { processed } = await this.record([SAVED_MARK]);
+		return processed.length > 0;
 	}
 
 	/** Claims a row key before its creation: false when it was claimed already (by any execution). */

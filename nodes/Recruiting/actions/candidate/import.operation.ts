@@ -24,7 +24,7 @@ import {
 	requirePhoneOrEmail,
 } from '../shared/candidateProfile';
 import { itemParameter } from '../shared/parameters';
-import { ADDED_BY_EARLIER_TRY, retryMemory } from '../shared/retryMemory';
+import { ADDED_BY_EARLIER_TRY, retryMemory } from '../../memory';
 import { text, validateBody } from '../shared/validation';
 import { IMPORT_LAYOUT } from './import/description';
 import type { PlannedRecord } from './import/plan';

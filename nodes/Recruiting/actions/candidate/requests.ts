@@ -17,7 +17,7 @@ import {
 	readCandidateFields,
 	requirePhoneOrEmail,
 } from '../shared/candidateProfile';
-import { retryMemory } from '../shared/retryMemory';
+import { retryMemory } from '../../memory';
 import { validateBody } from '../shared/validation';
 
 const CANDIDATE_PATH = '/gin/v1/company/candidate';

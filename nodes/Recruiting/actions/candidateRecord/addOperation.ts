@@ -13,7 +13,7 @@ import type { DateOrder } from '../shared/dates';
 import { DEFAULT_DATE_ORDER } from '../shared/dates';
 import { candidateSlugProperty } from '../shared/fields';
 import { dateFormatOption, dateOrderOf, optionsCollection } from '../shared/options';
-import { ADDED_BY_EARLIER_TRY, retryMemory } from '../shared/retryMemory';
+import { ADDED_BY_EARLIER_TRY, retryMemory } from '../../memory';
 import { endNotBeforeStart, perDateOrder, text, validateBody } from '../shared/validation';
 import { postRecord, recordParameters, wireInput } from './record';
 import type { RecordField, RecordSpec } from './spec';

@@ -1,0 +1,120 @@
+/**
+ * One memory per process: n8n loads a node package once per process, so every execution running
+ * in it shares this module. Overlapping executions of the same node (workflow id, node id,
+ * account scope) share one `Shared`: they take turns per row key, see the rows the others
+ * learned, and each writes every row learned here into its own static data at its end, so
+ * whichever execution n8n saves last saves them all.
+ *
+ * It is a cache of what running executions learned on top of what n8n saved: an entry is dropped
+ * once the saved copy holds it and no execution that loaded an older copy still runs; it starts
+ * afresh when the saved copy's generation changed (Forget All Rows in another process). A
+ * restart loses it (the saved copy, the journal and the rows' state are then what remains).
+ *
+ * Bounded: `MAX_SCOPES` nodes × accounts per process (the least recently opened go when none of
+ * their executions runs), `MAX_ENTRIES` learned rows per scope (the oldest go). Nothing in it is
+ * a secret: row keys and prints are hashes, slugs are the service's ids. A scope's key holds the
+ * workflow id and the node id, so one workflow's memory is never another's.
+ */
+import { MAX_ENTRIES } from './store';
+
+export const MAX_SCOPES = 256;
+
+export interface Learned {
+	/** The row as encoded for the static data (`encodeRow`; decoded when asked). */
+	encoded: string;
+}
+
+export class Shared {
+	/** Rows learned by executions of this process that the saved copy may not hold yet (in the order learned). */
+	readonly learned = new Map<string, Learned>();
+
+	/** Rows forgotten here (Forget This Row) that an older saved copy may still hold. */
+	readonly forgotten = new Set<string>();
+
+	/** The work running per row key: the next in line waits for it. */
+	readonly turns = new Map<string, Promise<unknown>>();
+
+	/** The saved copy's generation this entry follows (undefined: none seen yet). */
+	generation: string | undefined;
+
+	/** Executions of this scope now running in this process. */
+	running = 0;
+
+	/**
+	 * Executions of this process now running that created the node's memory in static data that
+	 * held none (they set the journal's mark): one that overlaps them started from the same empty
+	 * copy, so it may write too.
+	 */
+	creating = 0;
+
+	learn(key: string, entry: Learned): void {
+		this.forgotten.delete(key);
+		this.learned.delete(key);
+		this.learned.set(key, entry);
+		if (this.learned.size > MAX_ENTRIES) {
+			const oldest = this.learned.keys().next().value;
+			if (oldest !== undefined) this.learned.delete(oldest);
+		}
+	}
+
+	forget(key: string): void {
+		this.learned.delete(key);
+		this.forgotten.add(key);
+		if (this.forgotten.size > MAX_ENTRIES) {
+			const oldest = this.forgotten.values().next().value;
+			if (oldest !== undefined) this.forgotten.delete(oldest);
+		}
+	}
+
+	reset(generation: string | undefined): void {
+		this.learned.clear();
+		this.forgotten.clear();
+		this.generation = generation;
+	}
+
+	/** Runs `work` for a row key after the work for that key already in line (in any execution of this process). */
+	async inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
+		const before = this.turns.get(key) ?? Promise.resolve();
+		const mine = before.catch(() => undefined).then(work);
+		this.turns.set(key, mine);
+		try {
+			return await mine;
+		} finally {
+			if (this.turns.get(key) === mine) this.turns.delete(key);
+		}
+	}
+}
+
+/**
+ * The registry, the one piece of module-level state of the package (scripts/queue/module-state.mjs
+ * names it as the only exception, with this reason).
+ */
+const memories = new Map<string, Shared>();
+
+/** The key of a node's memory for one account: workflow id, node id and account scope, never mixed. */
+export const scopeKey = (workflowId: string, nodeId: string, scope: string) => JSON.stringify([workflowId, nodeId, scope]);
+
+/** The shared memory of a workflow's node for one account (made on first use). */
+export function sharedMemory(workflowId: string, nodeId: string, scope: string): Shared {
+	const key = scopeKey(workflowId, nodeId, scope);
+	let shared = memories.get(key);
+	if (shared) {
+		memories.delete(key);
+	} else {
+		shared = new Shared();
+		for (const [other, entry] of memories) {
+			if (memories.size < MAX_SCOPES) break;
+			if (entry.running === 0 && entry.turns.size === 0) memories.delete(other);
+		}
+	}
+	memories.set(key, shared);
+	return shared;
+}
+
+/** How many scopes the registry holds (for tests and the benchmark). */
+export const registrySize = () => memories.size;
+
+/** Empties the registry, as a restart of the n8n process does (the tests model a restart with it). */
+export function forgetProcessMemory(): void {
+	memories.clear();
+}
