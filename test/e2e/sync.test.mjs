@@ -127,11 +127,11 @@ function syncWorkflow(tag, { credentialName, rows = [], nodeId = `${tag}-node`, 
 	return { name: `e2e sync: ${tag}`, nodes, connections };
 }
 
-/** Creates the credential (e-mail and password unless `data` says otherwise), imports the workflow, activates it unless `activate: false`. */
+/** Creates the credential (e-mail and password unless `data` says otherwise; `credential`: use that one), imports the workflow, activates it unless `activate: false`. */
 async function install(tag, options = {}) {
 	const { rest, sandbox } = stack;
-	const credentialName = `e2e sync ${tag}`;
-	const credential = await rest.createCredential(CREDENTIAL_TYPE, credentialName, options.data ?? credentialData(sandbox.url, 'emailPassword'));
+	const credentialName = options.credential?.name ?? `e2e sync ${tag}`;
+	const credential = options.credential ?? (await rest.createCredential(CREDENTIAL_TYPE, credentialName, options.data ?? credentialData(sandbox.url, 'emailPassword')));
 	const json = syncWorkflow(tag, { ...options, credentialName });
 	const workflow = await rest.importWorkflow(json);
 	if (options.activate !== false) await rest.activateWorkflow(workflow.id);
@@ -211,12 +211,13 @@ describe(`issue 25: the sync in real n8n ${line}.x`, { timeout: 15 * 60_000 }, (
 
 	test('a node without memory, given candidateSlug + syncState, sends only what changed', async () => {
 		const rows = rowsOf('state', 5);
-		const first = await call(await install('state-first'), rows);
+		const origin = await install('state-first');
+		const first = await call(origin, rows);
 		const outputs = out(first, NODE);
 		assert.deepEqual(outputs.map((json) => json.action), rows.map(() => 'created'));
 		for (const json of outputs) assert.equal(typeof json.syncState, 'string', `the output carries syncState: ${JSON.stringify(json)}`);
-		// Another workflow (its node has never run: no memory), given each row's slug and state, one city changed.
-		const fresh = await install('state-fresh', { withState: true });
+		// Another workflow on the same credential (its node has never run: no memory), given each row's slug and state, one city changed.
+		const fresh = await install('state-fresh', { withState: true, credential: origin.credential });
 		const given = rows.map((row, i) => ({ ...row, city: i === 2 ? 'Hamburg' : row.city, candidateSlug: outputs[i].slug, syncState: outputs[i].syncState }));
 		const from = stack.sandbox.requests.length;
 		const second = await call(fresh, given);
