@@ -268,8 +268,8 @@ describe(`issue 25: the sync in real n8n ${line}.x`, { timeout: 15 * 60_000 }, (
 		const expected = [rows.map(() => 'created'), rows.map(() => 'unchanged'), ['updated', 'unchanged', 'unchanged']];
 		for (const [i, body] of runs.entries()) {
 			const execution = await call(target, body);
-			assert.deepEqual(results(execution), expected[i], `run ${i + 1}`);
 			assert.deepEqual(await kept(), { runs: i + 1, note: 'kept by the Code node' }, `the Code node's static data after run ${i + 1}`);
+			assert.deepEqual(results(execution), expected[i], `run ${i + 1}`);
 		}
 	});
 
