@@ -1,6 +1,7 @@
 // Runs the example workflows of examples/ in a started stack and describes what they did.
 // Shared by the demo (scripts/demo.mjs) and the end-to-end test.
 
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -16,22 +17,47 @@ export const EXAMPLES = [
 	{
 		key: 'sync',
 		file: 'spreadsheet-sync.json',
-		title: 'Spreadsheet round trip: CSV → Create or Update → CSV with slug and action, run twice (production executions)',
+		title: 'Spreadsheet round trip: the sheet → Create or Update → the same sheet with slug, sync state and action, run twice (production executions)',
+	},
+	{
+		key: 'datatable',
+		file: 'datatable-sync.json',
+		title: 'Webhook rows → Data table (sync state by key) → Create or Update → Data table upsert',
 	},
 ];
 
 /**
  * The spreadsheet round trip (examples/spreadsheet-sync.json): its sample sheet, the node names it
- * is read by, the file names its "File paths" node gives, its webhook.
+ * is read by, the file its "File paths" node names (read, then written back: the sheet keeps each
+ * row's slug and sync state), its webhook, and the columns it adds.
  */
 export const SYNC = Object.freeze({
 	sampleCsv: 'candidates.csv',
 	inputFile: 'candidates.csv',
-	outputFile: 'candidates-synced.csv',
+	outputFile: 'candidates.csv',
 	pathsNode: 'File paths',
 	rowsNode: 'Rows from the CSV',
 	upsertNode: 'Create or Update candidate',
 	webhookPath: 'recruiting-spreadsheet-sync',
+	addedColumns: ['slug', 'syncState', 'action', 'error'],
+});
+
+/**
+ * The Data table example (examples/datatable-sync.json): the table it keeps each row's state in
+ * (created by createDataTable), its nodes, its webhook.
+ */
+export const DATATABLE = Object.freeze({
+	table: 'candidate_sync_state',
+	columns: ['candidateKey', 'candidateSlug', 'syncState'],
+	tableNodes: ['Get sync state', 'Save sync state'],
+	upsertNode: 'Create or Update candidate',
+	webhookPath: 'recruiting-datatable-sync',
+	/** The rows the demo sends (twice: created, then unchanged). */
+	sampleRows: [
+		{ email: 'mara.klein@example.test', first_name: 'Mara', last_name: 'Klein', city: 'Leipzig' },
+		{ email: 'Tim.Berger@example.test', first_name: 'Tim', last_name: 'Berger', city: 'Bremen' },
+		{ email: 'ines.roth@example.test', first_name: 'Ines', last_name: 'Roth', city: 'Mainz' },
+	],
 });
 
 /** Parses CSV text (RFC 4180: quoted fields, "" inside quotes, CRLF or LF, a UTF-8 BOM) into objects by the header row. */
@@ -72,23 +98,62 @@ export function parseCsv(text) {
 /**
  * Sets up the spreadsheet round trip in a started stack (startStack): copies the sample sheet
  * into the stack's files folder (the folder n8n may read and write), imports the example with
- * its "File paths" pointing there, as a user sets them, and activates it, so that its runs are
- * production executions (n8n saves the node's memory only for those).
+ * its "File paths" pointing there, as a user sets them, and activates it (`activate: false`:
+ * imported only), so that its runs are production executions.
+ * `file`: another sheet in the files folder (default: a fresh copy of the sample).
  * @returns {Promise<{ workflow, input: string, output: string, path: string }>}
  */
-export async function setUpSpreadsheetSync(stack) {
-	const input = path.join(stack.filesDir, SYNC.inputFile);
-	const output = path.join(stack.filesDir, SYNC.outputFile);
-	fs.copyFileSync(path.join(examplesDir, SYNC.sampleCsv), input);
+export async function setUpSpreadsheetSync(stack, { file, activate = true, webhookPath = SYNC.webhookPath, name } = {}) {
+	const input = file ?? path.join(stack.filesDir, SYNC.inputFile);
+	if (!file) fs.copyFileSync(path.join(examplesDir, SYNC.sampleCsv), input);
 	const json = loadExample('spreadsheet-sync.json');
+	if (name) json.name = name;
 	const paths = json.nodes.find((node) => node.name === SYNC.pathsNode);
-	for (const assignment of paths.parameters.assignments.assignments) {
-		if (assignment.name === 'inputFile') assignment.value = input;
-		if (assignment.name === 'outputFile') assignment.value = output;
+	for (const assignment of paths.parameters.assignments.assignments) if (assignment.name === 'sheetFile') assignment.value = input;
+	const webhook = json.nodes.find((node) => node.type === 'n8n-nodes-base.webhook');
+	webhook.parameters.path = webhookPath;
+	if (webhookPath !== SYNC.webhookPath) webhook.webhookId = randomUUID();
+	const workflow = await stack.rest.importWorkflow(json);
+	if (activate) await stack.rest.activateWorkflow(workflow.id);
+	return { workflow, input, output: input, path: webhookPath };
+}
+
+/**
+ * Creates a Data table in the owner's personal project through n8n's REST API (as the editor
+ * does: POST /rest/projects/:projectId/data-tables; n8n 1.123 and 2.41). Returns its id.
+ */
+export async function createDataTable(rest, name = DATATABLE.table, columns = DATATABLE.columns) {
+	const project = await rest.get('/projects/personal');
+	const table = await rest.post(`/projects/${project.id}/data-tables`, { name, columns: columns.map((column) => ({ name: column, type: 'string' })) });
+	return { id: table.id, projectId: project.id };
+}
+
+/** Rows of a Data table (GET /rest/projects/:projectId/data-tables/:id/rows). */
+export async function dataTableRows(rest, { id, projectId }) {
+	const answer = await rest.get(`/projects/${projectId}/data-tables/${id}/rows`, { take: 1000 });
+	return answer.data ?? answer;
+}
+
+/**
+ * Sets up the Data table example in a started stack: creates its table (a fresh one per call,
+ * named `<table>_<n>` after the first), points both Data table nodes at it, imports and activates it.
+ * @returns {Promise<{ workflow, table: { id, projectId, name }, path: string }>}
+ */
+let tables = 0;
+export async function setUpDataTableSync(stack, { webhookPath = DATATABLE.webhookPath, name } = {}) {
+	const tableName = tables++ === 0 ? DATATABLE.table : `${DATATABLE.table}_${tables}`;
+	const table = { ...(await createDataTable(stack.rest, tableName)), name: tableName };
+	const json = loadExample('datatable-sync.json');
+	if (name) json.name = name;
+	for (const node of json.nodes.filter((n) => DATATABLE.tableNodes.includes(n.name))) {
+		node.parameters.dataTableId = { __rl: true, mode: 'id', value: table.id };
 	}
+	const webhook = json.nodes.find((node) => node.type === 'n8n-nodes-base.webhook');
+	webhook.parameters.path = webhookPath;
+	if (webhookPath !== DATATABLE.webhookPath) webhook.webhookId = randomUUID();
 	const workflow = await stack.rest.importWorkflow(json);
 	await stack.rest.activateWorkflow(workflow.id);
-	return { workflow, input, output, path: SYNC.webhookPath };
+	return { workflow, table, path: webhookPath };
 }
 
 /**
@@ -116,19 +181,20 @@ export async function runWebhook(stack, { workflow, path: webhookPath }, body = 
 }
 
 /**
- * One production run of the round trip: the output file is removed first, so what is read
- * afterwards was written by this run. Returns { execution, seconds, sent (requests the sandbox
+ * One production run of the round trip (`manual: true`: a manual run, as *Execute workflow* in the
+ * editor): `file` is the sheet as this run wrote it back (null when the run did not write it). Returns { execution, seconds, sent (requests the sandbox
  * received during the run), file ({ columns, rows } of the written sheet, or null), actions
  * (the Create or Update node's `action` per row) }.
  */
-export async function runSpreadsheetSyncOnce(stack, sync) {
-	fs.rmSync(sync.output, { force: true });
+export async function runSpreadsheetSyncOnce(stack, sync, { manual = false } = {}) {
+	const writtenBefore = fs.existsSync(sync.output) ? fs.statSync(sync.output).mtimeMs : undefined;
 	const before = stack.sandbox.requests.length;
 	const t0 = Date.now();
-	const execution = await runWebhook(stack, sync);
+	const execution = manual ? await runManually(stack.rest, sync.workflow.id, 'Every morning') : await runWebhook(stack, sync);
 	const seconds = (Date.now() - t0) / 1000;
 	const sent = stack.sandbox.requests.length - before;
-	const file = fs.existsSync(sync.output) ? parseCsv(fs.readFileSync(sync.output, 'utf8')) : null;
+	const written = fs.existsSync(sync.output) && fs.statSync(sync.output).mtimeMs !== writtenBefore;
+	const file = written ? parseCsv(fs.readFileSync(sync.output, 'utf8')) : null;
 	const actions = out(execution, SYNC.upsertNode).map((json) => json.action ?? (json.error ? 'failed' : undefined));
 	return { execution, seconds, sent, file, actions };
 }
@@ -163,8 +229,33 @@ export function describeSpreadsheetSync(example, { rows, first, second }) {
 	return lines;
 }
 
-/** Imports and runs one example; returns { workflow, execution, seconds }. */
+/**
+ * Runs a workflow manually from one of its triggers (the editor's *Execute workflow* with that
+ * trigger chosen: `triggerToStartFrom`), and waits for the execution. A manual execution: n8n
+ * never saves static data after it.
+ */
+export async function runManually(rest, workflowId, triggerName) {
+	const wf = await rest.getWorkflow(workflowId);
+	const workflowData = { id: wf.id, name: wf.name, nodes: wf.nodes, connections: wf.connections, settings: wf.settings, pinData: wf.pinData ?? {}, active: wf.active ?? false, versionId: wf.versionId };
+	const started = await rest.post(`/workflows/${workflowId}/run`, { workflowData, triggerToStartFrom: { name: triggerName }, startNodes: [] });
+	if (!started?.executionId) throw new Error(`n8n did not start workflow ${workflowId}: ${JSON.stringify(started)}`);
+	return rest.waitForExecution(started.executionId);
+}
+
+/**
+ * Imports and runs one example; returns { workflow, execution, seconds }. The Data table example
+ * (no manual trigger; it needs its table) is set up with a table of its own and called twice by
+ * its webhook with DATATABLE.sampleRows: `execution` is the second call, `first` the first.
+ */
 export async function runExample(rest, example) {
+	if (example.key === 'datatable') {
+		const stack = { rest, n8n: { url: rest.url } };
+		const sync = await setUpDataTableSync(stack);
+		const t0 = Date.now();
+		const first = await runWebhook(stack, sync, { rows: DATATABLE.sampleRows });
+		const execution = await runWebhook(stack, sync, { rows: DATATABLE.sampleRows });
+		return { workflow: sync.workflow, first, execution, table: sync.table, stored: await dataTableRows(rest, sync.table), seconds: (Date.now() - t0) / 1000 };
+	}
 	const json = loadExample(example.file);
 	const workflow = await rest.importWorkflow(json);
 	const t0 = Date.now();
@@ -194,7 +285,8 @@ export function stoppedBy(execution) {
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** Human-readable lines about one example run. */
-export function describe(example, { execution, seconds }, { candidatesBefore = [], candidatesAfter = [], names = {} } = {}) {
+export function describe(example, result, { candidatesBefore = [], candidatesAfter = [], names = {} } = {}) {
+	const { execution, seconds } = result;
 	const lines = [];
 	const head = `${example.title} (examples/${example.file}): ${execution.status} in ${seconds.toFixed(1)}s`;
 	lines.push(head);
@@ -241,6 +333,10 @@ export function describe(example, { execution, seconds }, { candidatesBefore = [
 			const who = f.email || f.phone || 'no email, no phone';
 			lines.push(`     - row ${f.row} (${who}) at "${f.step}": ${oneLine(f.error)}`);
 		}
+	} else if (example.key === 'datatable') {
+		const actions = (run) => tally(out(run, DATATABLE.upsertNode).map((json) => json.action));
+		lines.push(`   first call: ${actions(result.first)}; the same rows again: ${actions(execution)}`);
+		lines.push(`   Data table "${result.table?.name}": ${plural(result.stored?.length ?? 0, 'row')} (candidateKey, candidateSlug, syncState)`);
 	} else if (example.key === 'lists') {
 		const areas = out(execution, 'Business areas');
 		const areaCount = areas.reduce((n, d) => n + (Array.isArray(d.area) ? d.area.length : 0), 0);

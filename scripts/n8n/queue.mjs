@@ -68,6 +68,8 @@ const SCENARIOS = [
 	// Create or Update (scripts/queue/sync.mjs); sync-kill last: it kills a worker of the stack.
 	{ key: 'sync-rerun', stack: 'queue', service: 'normal', start: 'empty', sync: true },
 	{ key: 'sync-overlap', stack: 'queue', service: 'normal', start: 'empty', sync: true },
+	{ key: 'sync-state', stack: 'queue', service: 'normal', start: 'empty', sync: true },
+	{ key: 'sync-keeper', stack: 'queue', service: 'normal', start: 'empty', sync: true },
 	{ key: 'sync-kill', stack: 'queue', service: 'normal', start: 'empty', sync: true },
 ];
 const selected = opts.only ? SCENARIOS.filter((s) => opts.only.split(',').includes(s.key)) : SCENARIOS.filter((s) => !s.optional);

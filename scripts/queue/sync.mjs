@@ -7,7 +7,13 @@
 //                   same rows again (one call after another): every candidate exists exactly once;
 //                   what n8n did with the killed worker's executions is reported;
 //   - sync-overlap: two executions over the same 250 rows at once: duplicates counted (and a third
-//                   run after them: how many rows it finds unchanged or refuses).
+//                   run after them: how many rows it finds unchanged or refuses);
+//   - sync-state:   the rows carry their state (issue 25): 8 × 250 new rows at once, then the same
+//                   rows with each row's slug and syncState, 1 % changed, 8 at once: exactly those
+//                   updates, nothing else written, 0 refused;
+//   - sync-keeper:  a Code node keeps a value in its static data (saved by a worker), then Create or
+//                   Update runs twice on the workers: the value must still be saved afterwards (n8n
+//                   2.40+ workers start with empty static data and save it whole when it changed).
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { nodeOutput } from '../n8n/server.mjs';
@@ -63,6 +69,83 @@ export async function installSyncWorkflow(rest) {
 	return workflow;
 }
 
+export const STATE_PATH = 'recruiting-queue-sync-state';
+export const KEEPER_PATH = 'recruiting-queue-keeper';
+
+/**
+ * The sync workflow with the state in the rows: the body brings `state` ({ email: [slug, syncState] })
+ * and `change` (e-mails whose last name changes); "Rows with their state" puts them on the rows, and
+ * the node reads them (Candidate Slug, Sync State).
+ */
+export function stateWorkflow() {
+	const base = syncWorkflow();
+	const [webhook, rows, node] = base.nodes;
+	const join = {
+		id: 'c0de0000-0000-4000-8000-000000000b05',
+		name: 'Rows with their state',
+		type: 'n8n-nodes-base.code',
+		typeVersion: 2,
+		position: [330, 300],
+		parameters: {
+			jsCode: `const { state = {}, change = [] } = $('${webhook.name}').first().json.body ?? {};
+const changed = new Set(change);
+return $input.all().map((item) => {
+  const [candidateSlug = '', syncState = ''] = state[item.json.email] ?? [];
+  const lastName = changed.has(item.json.email) ? item.json.lastName + ' Changed' : item.json.lastName;
+  return { json: { ...item.json, lastName, candidateSlug, syncState } };
+});`,
+		},
+	};
+	return {
+		name: 'Queue mode: the state in the rows (Create or Update with Candidate Slug and Sync State)',
+		nodes: [
+			{ ...webhook, id: '3eb00000-0000-4000-8000-000000000b02', webhookId: '2c5b8f0e-7a41-4f8e-9d3a-6b1e0c4a9f0b', parameters: { ...webhook.parameters, path: STATE_PATH } },
+			{ ...rows, id: 'c0de0000-0000-4000-8000-000000000b03' },
+			join,
+			{ ...node, id: '4ec00000-0000-4000-8000-000000000b04', parameters: { ...node.parameters, candidateSlug: '={{ $json.candidateSlug }}', syncState: '={{ $json.syncState }}' } },
+		],
+		connections: {
+			[webhook.name]: { main: [[{ node: rows.name, type: 'main', index: 0 }]] },
+			[rows.name]: { main: [[{ node: join.name, type: 'main', index: 0 }]] },
+			[join.name]: { main: [[{ node: NODE, type: 'main', index: 0 }]] },
+		},
+	};
+}
+
+/** The sync workflow with a Code node ("Keeper") before the rows that keeps the body's `keep` in its own static data. */
+export function keeperWorkflow() {
+	const base = syncWorkflow();
+	const [webhook, rows, node] = base.nodes;
+	const keeper = {
+		id: 'c0de0000-0000-4000-8000-000000000c05',
+		name: 'Keeper',
+		type: 'n8n-nodes-base.code',
+		typeVersion: 2,
+		position: [110, 300],
+		parameters: { jsCode: "const keep = $json.body?.keep;\nif (keep) $getWorkflowStaticData('node').value = keep;\nreturn $input.all();" },
+	};
+	return {
+		name: "Queue mode: another node's static data next to Create or Update",
+		nodes: [
+			{ ...webhook, id: '3eb00000-0000-4000-8000-000000000c02', webhookId: '2c5b8f0e-7a41-4f8e-9d3a-6b1e0c4a9f0c', parameters: { ...webhook.parameters, path: KEEPER_PATH } },
+			keeper,
+			{ ...rows, id: 'c0de0000-0000-4000-8000-000000000c03' },
+			{ ...node, id: '4ec00000-0000-4000-8000-000000000c04' },
+		],
+		connections: {
+			[webhook.name]: { main: [[{ node: keeper.name, type: 'main', index: 0 }]] },
+			[keeper.name]: { main: [[{ node: rows.name, type: 'main', index: 0 }]] },
+			[rows.name]: { main: [[{ node: NODE, type: 'main', index: 0 }]] },
+		},
+	};
+}
+
+async function install(rest, json) {
+	const workflow = await rest.importWorkflow(json);
+	await rest.activateWorkflow(workflow.id);
+	return workflow;
+}
+
 const ENDED = (e) => !['new', 'running', 'waiting', 'unknown'].includes(e.status) && e.stoppedAt;
 
 async function executionsOf(rest, workflowId) {
@@ -71,13 +154,13 @@ async function executionsOf(rest, workflowId) {
 }
 
 /** Sends webhook calls ({ run, batch, rows }); `parallel` at once, else each after the previous ended. */
-async function trigger({ n8nUrl, rest, workflowId, run, batches, rows, parallel, timeoutMs = 300_000, onWaiting }) {
+async function trigger({ n8nUrl, rest, workflowId, run, batches, rows, parallel, timeoutMs = 300_000, onWaiting, path = SYNC_PATH, extra = () => ({}) }) {
 	const post = async (batch) => {
 		for (let tries = 0; ; tries++) {
-			const res = await fetch(`${n8nUrl}/webhook/${SYNC_PATH}`, {
+			const res = await fetch(`${n8nUrl}/webhook/${path}`, {
 				method: 'POST',
 				headers: { 'content-type': 'application/json' },
-				body: JSON.stringify({ run, batch, rows }),
+				body: JSON.stringify({ run, batch, rows, ...extra(batch) }),
 			});
 			if (res.status === 200) return;
 			if (res.status !== 404 || tries > 40) throw new Error(`webhook answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
@@ -240,6 +323,63 @@ export async function runSyncScenario(key, { stack, sandbox, workflowId, executi
 			duplicates,
 			note: `the pair: ${JSON.stringify(tally)}; a third run after them: ${JSON.stringify(after)}`,
 		};
+	}
+	if (key === 'sync-state') {
+		// The rows carry their state: the node decides from each row's slug and syncState, on any worker.
+		const workflow = (stack.stateWorkflow ??= await install(stack.rest, stateWorkflow()));
+		const on = { ...common, workflowId: workflow.id, path: STATE_PATH, run: key, batches };
+		const first = await trigger({ ...on, parallel: true });
+		const firstTally = outcomes(first.executions);
+		check(`first run (${executions} executions at once, new rows): every row created`, firstTally.created === executions * rows, JSON.stringify(firstTally));
+		// what the first run output for each row: its slug and state, by e-mail
+		const state = {};
+		for (const e of first.executions) {
+			const inputs = nodeOutput(e, 'Spreadsheet rows');
+			for (const [i, { json }] of nodeOutput(e, NODE).entries()) if (json.slug && json.syncState) state[inputs[i]?.json.email] = [json.slug, json.syncState];
+		}
+		const emails = emailsOf(key, batches, rows);
+		check('the first run output a slug and a syncState for every row', emails.every((email) => state[email]), `${Object.keys(state).length} of ${emails.length}`);
+		// 1 % of the rows changed (every 100th row: a new last name)
+		const change = emails.filter((_, i) => i % 100 === 99);
+		const byBatch = (batch) => {
+			const prefix = `queue.${key}.b${batch}.`;
+			return { state: Object.fromEntries(Object.entries(state).filter(([email]) => email.startsWith(prefix))), change: change.filter((email) => email.startsWith(prefix)) };
+		};
+		const from = sandbox.requests.length;
+		const again = await trigger({ ...on, parallel: true, extra: byBatch });
+		const sent = writes(sandbox, from);
+		const tally = outcomes(again.executions);
+		check(`re-run with ${change.length} rows (1 %) changed, ${executions} executions at once: exactly ${change.length} profile updates, 0 creations, 0 records`, sent.updates === change.length && sent.creations === 0 && sent.records === 0, JSON.stringify(sent));
+		check(`re-run: ${change.length} updated, ${emails.length - change.length} unchanged, 0 refused, 0 failed`, tally.updated === change.length && tally.unchanged === emails.length - change.length && tally.refused === 0 && tally.failed === 0, `${JSON.stringify(tally)}; executions: ${statuses(again.executions)}`);
+		const { missing, duplicates } = stored(sandbox, key, emails);
+		check('every candidate stored exactly once', missing === 0 && duplicates === 0, `missing ${missing}, duplicates ${duplicates}`);
+		return { checks, wallMs: again.wallMs, rows: executions * rows, note: `first run ${(first.wallMs / 1000).toFixed(1)} s; re-run with 1 % changed ${(again.wallMs / 1000).toFixed(1)} s: ${JSON.stringify(sent)}, ${JSON.stringify(tally)}` };
+	}
+
+	if (key === 'sync-keeper') {
+		// Another node's static data: a Code node keeps a value; then Create or Update runs twice on the workers.
+		const workflow = (stack.keeperWorkflow ??= await install(stack.rest, keeperWorkflow()));
+		const on = { ...common, workflowId: workflow.id, path: KEEPER_PATH, run: key, parallel: false };
+		const kept = async () => {
+			const wf = await stack.rest.getWorkflow(workflow.id);
+			const data = typeof wf.staticData === 'string' ? JSON.parse(wf.staticData) : (wf.staticData ?? {});
+			return { keeper: data['node:Keeper']?.value, nodes: Object.keys(data).join(', ') || 'none' };
+		};
+		const value = `kept-${Date.now()}`;
+		const seeded = await trigger({ ...on, batches: [0], rows: 0, extra: () => ({ keep: value }) });
+		const afterSeed = await kept();
+		check('a worker saved the Code node\'s static data', afterSeed.keeper === value, `${statuses(seeded.executions)}; saved: ${JSON.stringify(afterSeed)}`);
+		const t0 = Date.now();
+		const create = await trigger({ ...on, batches: [0], rows: 20 });
+		const afterCreate = await kept();
+		const again = await trigger({ ...on, batches: [0], rows: 20 });
+		const afterAgain = await kept();
+		check(
+			"the Code node's static data survives Create or Update's executions on the workers (creating 20 rows, then the same rows again)",
+			afterCreate.keeper === value && afterAgain.keeper === value,
+			`after creating: ${JSON.stringify(afterCreate)}; after the same rows again: ${JSON.stringify(afterAgain)}; outcomes ${JSON.stringify(outcomes(create.executions))} then ${JSON.stringify(outcomes(again.executions))}`,
+		);
+		return { checks, wallMs: Date.now() - t0, rows: 40, note: `static data saved after each execution: ${afterSeed.nodes} | ${afterCreate.nodes} | ${afterAgain.nodes}` };
 	}
 	throw new Error(`unknown sync scenario ${key}`);
 }

@@ -450,7 +450,7 @@ describe(`real n8n ${line}.x with n8n-nodes-recruiting`, { timeout: 10 * 60_000 
 			assert.deepEqual(jonas.records.languages.map((l) => l.language_id).sort((a, b) => a - b), [23, 26, 28]);
 		});
 
-		test('spreadsheet-sync.json: CSV from disk → Create or Update → CSV with slug and action; run twice as production executions, the second reports every row unchanged and sends nothing; then an edited row is updated and a broken one written back as failed', async () => {
+		test('spreadsheet-sync.json: the sheet → Create or Update → the same sheet with slug, syncState and action; run twice as production executions, the second reports every row unchanged and sends nothing; then an edited row is updated and a broken one written back as failed', async () => {
 			const { sandbox } = stack;
 			const sample = parseCsv(fs.readFileSync(path.join(examplesDir, SYNC.sampleCsv), 'utf8'));
 			assert.equal(sample.rows.length, 15);
@@ -469,13 +469,14 @@ describe(`real n8n ${line}.x with n8n-nodes-recruiting`, { timeout: 10 * 60_000 
 			assert.deepEqual(first.actions, emails.map(() => 'created'));
 			// the written sheet: every column as read, then slug, action and error
 			assert.ok(first.file, `${SYNC.outputFile} was written`);
-			assert.deepEqual(first.file.columns, [...sample.columns, 'slug', 'action', 'error']);
+			assert.deepEqual(first.file.columns, [...sample.columns, ...SYNC.addedColumns]);
 			assert.equal(first.file.rows.length, 15);
 			const slugs = new Map();
 			for (const [index, row] of first.file.rows.entries()) {
 				for (const column of sample.columns) assert.equal(row[column], sample.rows[index][column], `row ${index + 1}, ${column}`);
 				assert.equal(row.action, 'created', row.email);
 				assert.equal(row.error, '', row.email);
+				assert.notEqual(row.syncState, '', `${row.email}: the sheet keeps the row's sync state`);
 				const stored = sandbox.candidates(COMPANY).filter((c) => c.email === row.email);
 				assert.equal(stored.length, 1, `${row.email} is stored once`);
 				const [candidate] = stored;
@@ -496,7 +497,7 @@ describe(`real n8n ${line}.x with n8n-nodes-recruiting`, { timeout: 10 * 60_000 
 			assert.deepEqual(second.actions, emails.map(() => 'unchanged'));
 			assert.equal(second.sent, 0, 'the second run sent no request to the service (not even a login)');
 			assert.ok(second.file, `${SYNC.outputFile} was written again`);
-			assert.deepEqual(second.file.columns, [...sample.columns, 'slug', 'action', 'error']);
+			assert.deepEqual(second.file.columns, [...sample.columns, ...SYNC.addedColumns]);
 			assert.deepEqual(second.file.rows.map((row) => row.email), emails);
 			for (const row of second.file.rows) {
 				assert.equal(row.action, 'unchanged', row.email);
@@ -504,11 +505,12 @@ describe(`real n8n ${line}.x with n8n-nodes-recruiting`, { timeout: 10 * 60_000 
 			}
 			for (const email of emails) assert.equal(sandbox.candidates(COMPANY).filter((c) => c.email === email).length, 1, email);
 
-			// A third run over an edited sheet: one city changed, one row with a broken e-mail added.
-			const edited = `${sample.columns.join(',')}\n${sample.rows
+			// A third run over the sheet as the user edits it: one city changed, one row with a broken e-mail added.
+			const quote = (value) => (/[",\n]/.test(String(value)) ? `"${String(value).replace(/"/g, '""')}"` : String(value ?? ''));
+			const edited = `${second.file.columns.join(',')}\n${second.file.rows
 				.map((row, index) => ({ ...row, city: index === 1 ? 'Potsdam' : row.city }))
 				.concat([{ email: 'not-an-email', first_name: 'Nina', last_name: 'Vogel', city: 'Kiel', it_skills: '', languages: '' }])
-				.map((row) => sample.columns.map((column) => row[column]).join(','))
+				.map((row) => second.file.columns.map((column) => quote(row[column] ?? '')).join(','))
 				.join('\n')}\n`;
 			fs.writeFileSync(sync.input, edited);
 			const before = sandbox.requests.length;
