@@ -18,6 +18,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 import { loadExample } from './stack.mjs';
@@ -48,17 +49,17 @@ export async function setUpAgentTools(stack) {
 }
 
 /**
- * Connects an MCP client over streamable HTTP (retrying while n8n registers the trigger after the
- * activation). Returns the connected Client; close it with `client.close()`.
+ * Connects an MCP client over streamable HTTP (or, with `transport: 'sse'`, the older SSE
+ * transport at the same URL), retrying while n8n registers the trigger after the activation.
+ * Returns the connected Client; close it with `client.close()`.
  */
-export async function connectMcp({ url, token }, { name = 'recruiting-e2e', timeoutMs = 30_000 } = {}) {
+export async function connectMcp({ url, token }, { name = 'recruiting-e2e', timeoutMs = 30_000, transport: kind = 'http' } = {}) {
 	const started = Date.now();
 	let lastError;
 	while (Date.now() - started < timeoutMs) {
 		const client = new Client({ name, version: '1.0.0' });
-		const transport = new StreamableHTTPClientTransport(new URL(url), {
-			requestInit: { headers: token ? { authorization: `Bearer ${token}` } : {} },
-		});
+		const requestInit = { headers: token ? { authorization: `Bearer ${token}` } : {} };
+		const transport = kind === 'sse' ? new SSEClientTransport(new URL(url), { requestInit }) : new StreamableHTTPClientTransport(new URL(url), { requestInit });
 		try {
 			await client.connect(transport);
 			return client;

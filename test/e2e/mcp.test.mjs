@@ -109,6 +109,21 @@ describe(`MCP Server Trigger with Recruiting tools, real n8n ${line}.x, official
 		}
 	});
 
+	test('an SSE client at the same URL gets the same tools and can call them', async () => {
+		const sse = await connectMcp(setup, { transport: 'sse' });
+		try {
+			const listed = await sse.listTools();
+			received.push(JSON.stringify(listed.tools));
+			assert.deepEqual(listed.tools.map((t) => t.name).sort(), Object.values(T).sort());
+			const answer = await sse.callTool({ name: T.jobTypes, arguments: {} });
+			received.push(resultText(answer));
+			assert.notEqual(answer.isError, true, resultText(answer));
+			assert.ok(JSON.parse(resultText(answer)).length > 0);
+		} finally {
+			await sse.close().catch(() => {});
+		}
+	});
+
 	test('the reference lists give the IDs and names an agent needs', async () => {
 		const languages = itemsOf(await call(T.languages, {}));
 		assert.ok(languages.length > 50);
