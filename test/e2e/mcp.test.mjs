@@ -79,9 +79,10 @@ describe(`MCP Server Trigger with Recruiting tools, real n8n ${line}.x, official
 		await assert.rejects(connectMcp({ url: setup.url, token: 'wrong-token' }), refused);
 	});
 
-	test('lists four tools an agent can tell apart, each saying what it does, needs and returns, with typed, described inputs', async () => {
+	test('lists four tools an agent can tell apart, each saying what it does, needs and returns, with typed, described inputs', async (t) => {
 		({ tools } = await client.listTools());
 		received.push(JSON.stringify(tools));
+		t.diagnostic(`tools as the client received them: ${JSON.stringify(tools)}`);
 		assert.deepEqual(tools.map((t) => t.name).sort(), Object.values(T).sort());
 		for (const tool of tools) {
 			assert.match(tool.description, /\bReturns\b/, `${tool.name}: says what it returns`);
