@@ -8,6 +8,9 @@
 //      activated and called by its webhook, as production executions),
 //   6. prints what happened (candidates created, records attached, failed rows and why, what the
 //      round trip's second run did and sent),
+//   7. activates the tools workflow (examples/agent-tools.json: the MCP Server Trigger with
+//      Recruiting tools), connects the official MCP client to it and prints what an agent sees:
+//      the tool list and one call of Create or Update, made twice (created, then unchanged),
 // and stops everything it started.
 //
 // Options: --line 1|2 (n8n line, default 2 or $N8N_LINE), --no-build, --keep (leave n8n and the
@@ -16,6 +19,7 @@
 import { CREDENTIAL_NAME, startStack } from './n8n/stack.mjs';
 import { DEFAULT_OWNER } from './n8n/server.mjs';
 import { EXAMPLES, describe, describeSpreadsheetSync, referenceNames, runExample, runSpreadsheetSync } from './n8n/examples.mjs';
+import { AGENT_TOOLS, connectMcp, describeTools, resultText, setUpAgentTools } from './n8n/mcp.mjs';
 import { SANDBOX_LOGIN } from './n8n/sandbox.mjs';
 
 const args = process.argv.slice(2);
@@ -37,6 +41,51 @@ const onSignal = async () => {
 };
 process.once('SIGINT', onSignal);
 process.once('SIGTERM', onSignal);
+
+/**
+ * The tools workflow as an agent sees it: the MCP client lists the tools and calls Create or
+ * Update twice with the same arguments, as a model writes them.
+ */
+async function agentView(stack_) {
+	const setup = await setUpAgentTools(stack_);
+	const client = await connectMcp(setup, { name: 'recruiting-demo' });
+	try {
+		const { tools } = await client.listTools();
+		const args = {
+			email: 'grace.hopper@example.test',
+			first_name: 'Grace',
+			last_name: 'Hopper',
+			city: 'New York',
+			birthday: '09.12.1996',
+			it_skills: 'TypeScript: 3, SQL: 2',
+			languages: 'English: 5; Deutsch: 2',
+		};
+		const lines = [`The agent's view (examples/${AGENT_TOOLS.file}): an MCP client at ${setup.url} (streamable HTTP, Bearer token) lists ${tools.length} tools:`];
+		lines.push(...describeTools(tools).map((l) => `   ${l}`));
+		for (const attempt of ['first call', 'same call again']) {
+			const before = stack_.sandbox.requests.length;
+			const result = await client.callTool({ name: AGENT_TOOLS.tools.upsert, arguments: args });
+			const sent = stack_.sandbox.requests.length - before;
+			const text = resultText(result);
+			let shown = text;
+			try {
+				const [item] = JSON.parse(text);
+				shown = `action ${item.action}, slug ${item.slug}: ${item.message}`;
+				if (attempt === 'first call' && item.action !== 'created') failed = true;
+				if (attempt !== 'first call' && (item.action !== 'unchanged' || sent !== 0)) failed = true;
+			} catch {
+				failed = true;
+			}
+			lines.push(`   ${AGENT_TOOLS.tools.upsert}(${JSON.stringify(args)}), ${attempt}: ${result.isError ? 'ERROR ' : ''}${shown} (${sent} requests sent to the service)`);
+		}
+		const bad = await client.callTool({ name: AGENT_TOOLS.tools.upsert, arguments: { email: 'ada@example.test', birthday: '31.02.2024' } });
+		if (bad.isError !== true) failed = true;
+		lines.push(`   with birthday "31.02.2024" the agent reads: ${resultText(bad).split('\n')[0]}`);
+		return lines;
+	} finally {
+		await client.close().catch(() => {});
+	}
+}
 
 try {
 	stack = await startStack({ line, doBuild, log });
@@ -70,6 +119,12 @@ try {
 		const [first, ...rest_] = describe(example, result, { candidatesBefore, candidatesAfter, names });
 		summary.push(`${i + 1}) ${first}`, ...rest_);
 	}
+
+	const agent = await agentView(stack).catch((err) => {
+		failed = true;
+		return [`The agent's view (examples/${AGENT_TOOLS.file}): could not run: ${err.message}`];
+	});
+	summary.push(`${EXAMPLES.length + 1}) ${agent[0]}`, ...agent.slice(1));
 
 	const all = sandbox.candidates(SANDBOX_LOGIN.companyId);
 	const recordCount = all.reduce((n, c) => n + Object.values(c.records ?? {}).reduce((m, list) => m + (list?.length ?? 0), 0), 0);

@@ -122,7 +122,7 @@ function rowKeyOf(context: IExecuteFunctions, itemIndex: number, memory: Candida
 	if (key !== '') return key;
 	throw new NodeOperationError(context.getNode(), `This row has no ${MATCH_BY_LABEL[matchBy]} to match it by`, {
 		itemIndex,
-		description: `Create or Update recognises a row by its ${MATCH_BY_LABEL[matchBy]} (Match By). Fill it in, or match by another value. Nothing was sent.`,
+		description: `"${MATCH_BY_LABEL[matchBy]}" is empty. Create or Update recognises a row by its ${MATCH_BY_LABEL[matchBy]} (Match By), so every row needs one${matchBy === 'email' ? ' (an e-mail address such as jane.doe@example.com)' : ''}; for rows without it, set Match By to another value of the row. Nothing was sent.`,
 	});
 }
 
