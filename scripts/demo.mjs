@@ -19,7 +19,7 @@
 import { CREDENTIAL_NAME, startStack } from './n8n/stack.mjs';
 import { DEFAULT_OWNER } from './n8n/server.mjs';
 import { EXAMPLES, describe, describeSpreadsheetSync, referenceNames, runExample, runSpreadsheetSync } from './n8n/examples.mjs';
-import { AGENT_TOOLS, connectMcp, describeTools, resultText, setUpAgentTools } from './n8n/mcp.mjs';
+import { AGENT_TOOLS, callToolSettled, connectMcp, describeTools, resultText, setUpAgentTools } from './n8n/mcp.mjs';
 import { SANDBOX_LOGIN } from './n8n/sandbox.mjs';
 
 const args = process.argv.slice(2);
@@ -64,7 +64,8 @@ async function agentView(stack_) {
 		lines.push(...describeTools(tools).map((l) => `   ${l}`));
 		for (const attempt of ['first call', 'same call again']) {
 			const before = stack_.sandbox.requests.length;
-			const result = await client.callTool({ name: AGENT_TOOLS.tools.upsert, arguments: args });
+			// as an agent's next turn: after n8n ended (and saved) the first call's execution
+			const { result } = await callToolSettled(stack_, setup, client, AGENT_TOOLS.tools.upsert, args);
 			const sent = stack_.sandbox.requests.length - before;
 			const text = resultText(result);
 			let shown = text;

@@ -74,6 +74,32 @@ export async function connectMcp({ url, token }, { name = 'recruiting-e2e', time
 	throw lastError ?? new Error(`could not connect to ${url}`);
 }
 
+const executionIds = async (stack, workflowId) => ((await stack.rest.listExecutions({ workflowId })).results ?? []).map((e) => String(e.id));
+
+/**
+ * Calls a tool and waits until n8n has recorded the execution the call started as ended. n8n
+ * answers the client as soon as the tool has run, and saves the workflow's static data (Create or
+ * Update's memory) when that execution ends, a moment later: a call for the same new row made
+ * before then finds the row only in the creation journal ("may already exist").
+ * Returns { result, execution } (execution: n8n's list entry, with `id` and `status`).
+ */
+export async function callToolSettled(stack, setup, client, name, args, { timeoutMs = 30_000 } = {}) {
+	const seen = new Set(await executionIds(stack, setup.workflow.id));
+	const result = await client.callTool({ name, arguments: args });
+	// A call answered with an error may leave no execution at all (n8n 1.123.50 records none).
+	const deadline = Date.now() + (result.isError ? 2_000 : timeoutMs);
+	for (;;) {
+		const fresh = ((await stack.rest.listExecutions({ workflowId: setup.workflow.id })).results ?? []).filter((e) => !seen.has(String(e.id)));
+		const ended = fresh.find((e) => !['new', 'running', 'waiting', 'unknown'].includes(e.status));
+		if (ended) return { result, execution: ended };
+		if (Date.now() > deadline) {
+			if (result.isError) return { result, execution: undefined };
+			throw new Error(`the call of ${name} left no ended execution within ${timeoutMs / 1000}s`);
+		}
+		await sleep(100);
+	}
+}
+
 /** The text of a tool result (its text contents joined). */
 export const resultText = (result) => (result?.content ?? []).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
 

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
-import { AGENT_TOOLS, connectMcp, resultText, setUpAgentTools } from '../../scripts/n8n/mcp.mjs';
+import { AGENT_TOOLS, callToolSettled, connectMcp, resultText, setUpAgentTools } from '../../scripts/n8n/mcp.mjs';
 import { startStack } from '../../scripts/n8n/stack.mjs';
 import { SEEDED_LOGIN as SANDBOX_LOGIN } from '../sandbox/index.mjs';
 
@@ -29,11 +29,12 @@ const candidatesByEmail = (email) => stack.sandbox.candidates(COMPANY).filter((c
  */
 async function call(name, args) {
 	const before = stack.sandbox.requests.length;
-	const result = await client.callTool({ name, arguments: args });
+	// each call is one execution of the workflow; the next call starts after it ended (see callToolSettled)
+	const { result, execution } = await callToolSettled(stack, setup, client, name, args);
 	const text = resultText(result);
 	received.push(text);
 	const sent = stack.sandbox.requests.slice(before);
-	return { result, text, sent, writes: sent.filter((r) => r.method !== 'GET') };
+	return { result, text, sent, writes: sent.filter((r) => r.method !== 'GET'), execution };
 }
 
 /** The JSON items a successful tool answer carries (n8n answers with the node's output items). */
@@ -163,6 +164,20 @@ describe(`MCP Server Trigger with Recruiting tools, real n8n ${line}.x, official
 		assert.equal(item.slug, slug);
 		assert.deepEqual(answer.sent, []);
 		assert.equal(candidatesByEmail(ada.email).length, 1);
+	});
+
+	test('two calls for the same new candidate, the second before the first execution ended: one candidate, never two', async (t) => {
+		// n8n saves Create or Update's memory when the execution ends, after it answered the client:
+		// a second call in that moment finds the row only in the creation journal and is refused.
+		const args = { email: 'twice.quick@example.test', first_name: 'Quick' };
+		const first = await client.callTool({ name: T.upsert, arguments: args });
+		const second = await client.callTool({ name: T.upsert, arguments: args });
+		for (const r of [first, second]) received.push(resultText(r));
+		assert.equal(JSON.parse(resultText(first))[0].action, 'created', resultText(first));
+		if (second.isError) assert.match(resultText(second), /may already exist/);
+		else assert.equal(JSON.parse(resultText(second))[0].action, 'unchanged');
+		t.diagnostic(`the immediate second call was ${second.isError ? 'refused (may already exist)' : 'unchanged'}`);
+		assert.equal(candidatesByEmail(args.email).length, 1);
 	});
 
 	test('Add language: by name, to the slug the first tool returned', async () => {
