@@ -56,7 +56,7 @@ if (args.help) {
   --quick                  short run (under two minutes): fewer rows everywhere
   --sections LIST          cpu,latency,remote,profiles (default: all four)
   --profiles LIST          service profiles of the profiles section (default fast,capacity,rate-limited,flaky)
-  --profile-rows N         rows per run of the profiles section (default 1000, rate-limited 200; --quick 200 and 60)
+  --profile-rows N         rows per run of the profiles section (default 1000, --quick 200)
   --profile-clients LIST   of the profiles section: auto, fixed concurrencies, chain (default auto,5,20,50,chain)
   --rows N                 rows of the cpu section (default 10000, --quick 400)
   --concurrency C          concurrency of the cpu section (default 20)
@@ -256,7 +256,7 @@ if (sections.has('remote')) {
 const profileNames = list(args.profiles);
 const profileClients = list(args['profile-clients']);
 const profileConfigs = profileClients.filter((c) => c !== 'chain').map((c) => (c === 'auto' ? 'auto' : Number(c)));
-const profileRowsOf = (profile) => Number(args['profile-rows'] ?? (profile === 'rate-limited' ? (quick ? 60 : 200) : quick ? 200 : 1000));
+const profileRowsOf = () => Number(args['profile-rows'] ?? (quick ? 200 : 1000));
 /** What the sandbox answered (its admin counts): requests, and those answered 429 or 503. */
 async function sandboxCounts(url) {
 	const response = await fetch(`${url}/__sandbox/requests`);

@@ -8,6 +8,7 @@ import nock from 'nock';
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import { Recruiting } from '../../nodes/Recruiting/Recruiting.node';
 import { Harness } from '../helpers/harness';
 import { setUpNock } from '../helpers/nock';
 
@@ -48,6 +49,15 @@ function service(delay: number, answer: (email: string, count: number) => [numbe
 }
 
 describe('which mode applies', () => {
+	it('the node has versions 1 and 1.1 (new nodes: 1.1); only version 1 shows the notice saying which default applies', () => {
+		const { description } = new Recruiting();
+		expect(description.version).toEqual([1, 1.1]);
+		expect(description.defaultVersion).toBe(1.1);
+		const notice = description.properties.find((property) => property.type === 'notice' && property.name === 'versionOneNotice');
+		expect(notice?.displayOptions).toEqual({ show: { '@version': [1] } });
+		expect(notice?.displayName).toMatch(/version 1: it sends 5 items at a time/);
+	});
+
 	it('a version 1 workflow without the option keeps a fixed 5 in flight', async () => {
 		const state = service(40);
 		const result = await new Harness(credential).run({ parameters: create(), items: rows(60), typeVersion: 1 });

@@ -48,6 +48,15 @@ describe('Concurrency Mode Auto: the limit', () => {
 		expect(controller.limit).toBe(2);
 	});
 
+	it('one loss in a small round (a tenth or more of it) does not shrink it; two do', () => {
+		const clock = new Clock();
+		const controller = new Controller({ mode: 'auto', concurrency: 5, maxConcurrency: 64 }, clock.now);
+		round(controller, clock, 50, 'overloaded', 1); // 1 of 5
+		expect(controller.limit).toBe(10);
+		round(controller, clock, 50, 'overloaded', 2); // 2 of 10
+		expect(controller.limit).toBe(5);
+	});
+
 	it('a tenth or less lost (a service failing 2 % at random) does not shrink it', () => {
 		const clock = new Clock();
 		const controller = new Controller({ mode: 'auto', concurrency: 5, maxConcurrency: 64 }, clock.now);

@@ -18,9 +18,9 @@
  * - slow start: the limit doubles each round until the first sign of congestion, so a fast
  *   service is used fully within a few round trips (5, 10, 20, 40, then the cap);
  * - then it grows by one each round while answers stay fast and successful;
- * - it halves when more than a tenth of a round's answers are 503/502/504, timeouts or dropped
- *   connections (a loss share, so that a service failing 2 % of requests at random does not
- *   drive it down);
+ * - it halves when more than a tenth of a round's answers, and more than one, are 503/502/504,
+ *   timeouts or dropped connections (a loss share, so that a service failing 2 % of requests at
+ *   random does not drive it down, not even in the small rounds of the start);
  * - it shrinks by one when the round's median latency exceeds twice the lowest round median seen
  *   (plus 20 ms, timer noise): requests are queueing. Latency alone never takes it below 5
  *   (version 1's fixed default): a service slow for other reasons is not hammered less than
@@ -190,7 +190,7 @@ export class Controller {
 		const median = latencies.length > 0 ? [...latencies].sort((a, b) => a - b)[Math.floor(latencies.length / 2)] : undefined;
 		const queueing = median !== undefined && median > LATENCY_FACTOR * this.baseLatency + LATENCY_NOISE_MS;
 		if (median !== undefined) this.baseLatency = Math.min(this.baseLatency, median);
-		if (losses > LOSS_SHARE * answers) {
+		if (losses > Math.max(1, LOSS_SHARE * answers)) {
 			this.shrink(1, now);
 			this.holdUntil = Math.max(this.holdUntil, now + retryAfterMs);
 		} else if (queueing) {
