@@ -198,6 +198,22 @@ describe('sync memory: one memory per process', () => {
 		expect(after.actions).toEqual(['created', 'created']);
 	}, 60_000);
 
+	it('a restored older copy of the static data: the rows this process learned since are kept and saved again', async () => {
+		const harness = new Harness(emailCredential(sandbox(), ALICE));
+		const older = rows(2, 'restoredA');
+		const newer = rows(2, 'restoredB');
+		await sync(harness, older);
+		const restored = clone(harness.staticData);
+		await sync(harness, [...older, ...newer]);
+		harness.staticData = restored;
+		const after = await sync(harness, [...older, ...newer]);
+		expect(after.writes).toEqual([]);
+		expect(after.actions).toEqual(Array(4).fill('unchanged'));
+		expect(after.result.staticDataSaved).toBe(true);
+		forgetProcessMemory();
+		expect((await sync(harness, newer)).actions).toEqual(['unchanged', 'unchanged']);
+	}, 60_000);
+
 	it("one workflow's memory never reaches another's (same node id, credential id and account)", async () => {
 		const first = new Harness(emailCredential(sandbox(), ALICE));
 		const second = new Harness(emailCredential(sandbox(), ALICE));
