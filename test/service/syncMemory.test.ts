@@ -75,6 +75,16 @@ describe("sync memory: n8n's static data used without harm", () => {
 		expect((await sync(harness, rows(2, 'worker', 5))).actions).toEqual(['unchanged', 'unchanged']);
 	}, 60_000);
 
+	it('Forget All Rows in an execution started without the saved copy: the saved copy is not written', async () => {
+		const harness = new Harness(emailCredential(sandbox(), ALICE));
+		await sync(harness, rows(2, 'forgetWorker'));
+		const saved = clone(harness.staticData);
+		const cleared = await sync(harness, [{}], { loadStaticData: false, extra: { memoryAction: 'clearAll' } });
+		expect(cleared.outputs[0].action).toBe('cleared');
+		expect(cleared.result.staticDataSaved).toBe(false);
+		expect(harness.staticData).toEqual(saved);
+	}, 60_000);
+
 	it('a run that changes nothing marks nothing changed (n8n then saves nothing over another execution\'s copy)', async () => {
 		const harness = new Harness(emailCredential(sandbox(), ALICE));
 		const sheet = rows(5, 'quiet');
