@@ -8,8 +8,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { fingerprint } from '../../nodes/Recruiting/memory/keys';
-import { legacyAccountScope, legacyRowKey } from '../../nodes/Recruiting/memory/keys';
+import { fingerprint, legacyAccountScope, legacyRowKey } from '../../nodes/Recruiting/memory/keys';
 import { NOT_LOADED_NOTICE } from '../../nodes/Recruiting/memory';
 import { forgetProcessMemory, scopeKey } from '../../nodes/Recruiting/memory/registry';
 import { deduplicator, Harness } from '../helpers/harness';
@@ -74,6 +73,16 @@ describe("sync memory: n8n's static data used without harm", () => {
 		expect((harness.staticData['node:Code'] as IDataObject).counter).toBe(7);
 		forgetProcessMemory();
 		expect((await sync(harness, rows(2, 'worker', 5))).actions).toEqual(['unchanged', 'unchanged']);
+	}, 60_000);
+
+	it('Forget All Rows in an execution started without the saved copy: the saved copy is not written', async () => {
+		const harness = new Harness(emailCredential(sandbox(), ALICE));
+		await sync(harness, rows(2, 'forgetWorker'));
+		const saved = clone(harness.staticData);
+		const cleared = await sync(harness, [{}], { loadStaticData: false, extra: { memoryAction: 'clearAll' } });
+		expect(cleared.outputs[0].action).toBe('cleared');
+		expect(cleared.result.staticDataSaved).toBe(false);
+		expect(harness.staticData).toEqual(saved);
 	}, 60_000);
 
 	it('a run that changes nothing marks nothing changed (n8n then saves nothing over another execution\'s copy)', async () => {
@@ -199,6 +208,22 @@ describe('sync memory: one memory per process', () => {
 		expect(after.actions).toEqual(['created', 'created']);
 	}, 60_000);
 
+	it('a restored older copy of the static data: the rows this process learned since are kept and saved again', async () => {
+		const harness = new Harness(emailCredential(sandbox(), ALICE));
+		const older = rows(2, 'restoredA');
+		const newer = rows(2, 'restoredB');
+		await sync(harness, older);
+		const restored = clone(harness.staticData);
+		await sync(harness, [...older, ...newer]);
+		harness.staticData = restored;
+		const after = await sync(harness, [...older, ...newer]);
+		expect(after.writes).toEqual([]);
+		expect(after.actions).toEqual(Array(4).fill('unchanged'));
+		expect(after.result.staticDataSaved).toBe(true);
+		forgetProcessMemory();
+		expect((await sync(harness, newer)).actions).toEqual(['unchanged', 'unchanged']);
+	}, 60_000);
+
 	it("one workflow's memory never reaches another's (same node id, credential id and account)", async () => {
 		const first = new Harness(emailCredential(sandbox(), ALICE));
 		const second = new Harness(emailCredential(sandbox(), ALICE));
@@ -206,6 +231,8 @@ describe('sync memory: one memory per process', () => {
 		await sync(first, sheet, { manual: true });
 		const other = await sync(second, sheet);
 		expect(other.actions).toEqual(['created', 'created']);
+		// The registry's key holds workflow id, node id and account scope; no separator lets two triples meet.
 		expect(scopeKey('wf-1', 'node-recruiting', 's')).not.toBe(scopeKey('wf-2', 'node-recruiting', 's'));
+		expect(scopeKey('a|b', 'c', 'd')).not.toBe(scopeKey('a', 'b|c', 'd'));
 	}, 60_000);
 });
