@@ -134,10 +134,13 @@ describe('defect 4: an update or record whose outcome is unknown is neither "sen
 		const json = outputs(next)[0];
 		expect(json.action).toBe('unchanged');
 		expect(json.outcomeUnknown).toEqual([expect.stringMatching(/IT skill 1 \("SQL"\)/)]);
-		// Taken out of the row for one run, then given again: posted (the user's decision).
-		await harness.run({ parameters: upsert(), items: [row], onError: 'continueRegularOutput' });
-		const back = await harness.run({ parameters: upsert(), items: [{ ...row, skills: 'SQL: 3' }], onError: 'continueRegularOutput' });
-		expect(again.isDone()).toBe(true);
-		expect(outputs(back)[0]).toMatchObject({ action: 'updated', summary: { added: 1 } });
+		// Its sync state says so too: a node without this memory does not post it either.
+		const fresh = await new Harness(credential).run({
+			parameters: upsert({ candidateSlug: 'slug-known', syncState: json.syncState as string }),
+			items: [{ ...row, skills: 'SQL: 3' }],
+			onError: 'continueRegularOutput',
+		});
+		expect(again.isDone()).toBe(false);
+		expect(outputs(fresh)[0]).toMatchObject({ action: 'unchanged', outcomeUnknown: [expect.stringMatching(/IT skill 1/)] });
 	});
 });

@@ -7,7 +7,8 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { Harness } from '../helpers/harness';
-import { encodeState, legacyProfilePrint, recordPrint } from '../../nodes/Recruiting/memory/syncState';
+import { fingerprint } from '../../nodes/Recruiting/memory/keys';
+import { encodeState } from '../../nodes/Recruiting/memory/syncState';
 import { ALICE, BOB, emailCredential, useSandbox } from '../helpers/sandbox';
 
 const sandbox = useSandbox();
@@ -94,6 +95,20 @@ describe('§1 the state in the rows', () => {
 		const { writes, outputs } = await runRows(harness, [oldState], fromRow);
 		expect(writes).toEqual([]);
 		expect(outputs[0].action).toBe('unchanged');
+	});
+
+	it('the same row given twice with the same state (not written back in between): its new record is added once', async () => {
+		const harness = new Harness(emailCredential(sandbox(), ALICE));
+		const [row] = rows(1, 'statetwice');
+		const first = await runRows(harness, [row], fromRow);
+		const [back] = writtenBack([row], first.outputs);
+		const more = { ...back, skills: 'SQL: 3, Go: 2', city: 'Hamburg' };
+		const once = await runRows(harness, [more], fromRow);
+		expect(once.writes).toEqual([`PUT ${CANDIDATE}`, `POST ${CANDIDATE}/it-skill`]);
+		// The profile goes by the row's state (an update may be repeated); the record the memory knows it added does not.
+		const twice = await runRows(harness, [more], fromRow);
+		expect(twice.writes).toEqual([`PUT ${CANDIDATE}`]);
+		expect(twice.outputs[0].syncState).toBe(once.outputs[0].syncState);
 	});
 
 	it('a garbled state, another version or another account: an item error naming Sync State, nothing sent', async () => {
@@ -212,10 +227,10 @@ describe('fingerprints of the earlier versions still count as sent (no re-send a
 		const row = { email: 'Legacy.Prints@Example.test', city: 'Berlin', skills: 'SQL: 3', languages: 'English: 4' };
 		const first = await runRows(harness, [row]);
 		const account = String(first.outputs[0].syncState).slice(2, 8);
-		// What the node before issue 25 remembered for this row.
+		// What the node before issue 25 remembered for this row (its fingerprints of the values as written), in the state's short form.
 		const legacy = encodeState(account, {
-			p: legacyProfilePrint({ email: row.email, city: 'Berlin' }),
-			r: [recordPrint('itSkill', { skill_name: 'SQL', skill_level_id: 3 }), recordPrint('language', { language_id: 'English', language_level_id: 4 })],
+			p: fingerprint('profile', { email: row.email, city: 'Berlin' }),
+			r: [fingerprint('itSkill', { skill_name: 'SQL', skill_level_id: 3 }), fingerprint('language', { language_id: 'English', language_level_id: 4 })],
 		});
 		const again = await runRows(new Harness(emailCredential(sandbox(), ALICE)), [{ ...row, slug: first.outputs[0].slug, state: legacy }], fromRow);
 		expect(again.writes).toEqual([]);

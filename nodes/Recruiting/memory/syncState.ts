@@ -5,17 +5,21 @@
  *
  * Fingerprints are taken of what the service receives: the profile with its e-mail and phone as
  * the match compares them (case, spaces, phone punctuation ignored), and each record after its
- * names resolved to IDs (`English`, `english` and `26` are one language). Fingerprints of the
- * node's earlier versions (taken as written) still count as sent (`legacy*`), so an update of the
- * node sends nothing again.
+ * names resolved to IDs (`English`, `english` and `26` are one language). They are short, as the
+ * memory keeps them: 6 bytes for the profile (which of its fields it held, then a hash), 4 bytes
+ * for a record. Fingerprints of the node's earlier versions (taken of the values as written, 9
+ * bytes, or their short form) still count as sent (`sentBefore`), so an update of the node sends
+ * nothing again.
  *
- * The state: `1.<account><check>.<profile>.<records>.<unknown>`
+ * A record whose post had an unknown outcome is kept among the record prints under a print of its
+ * own (`unknownPrint`): not sent again, and reported while the row holds it.
+ *
+ * The state: `1.<account><check>.<profile>.<records>`
  * - `1`: the version;
  * - `<account>`: 6 characters of the account scope (a state of another account is refused);
  * - `<check>`: 4 characters of a hash of the rest (a garbled or cut state is refused);
- * - `<profile>`: the profile's fingerprint (empty: to be sent again);
- * - `<records>`, `<unknown>`: 12-character fingerprints of the records added, and of those whose
- *   post had an unknown outcome (not posted again, reported).
+ * - `<profile>`: the profile's print (8 characters; empty: to be sent again);
+ * - `<records>`: the records' prints, 6 characters each.
  */
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
@@ -25,20 +29,29 @@ import { fingerprint, normaliseKey } from './keys';
 const VERSION = '1';
 const SCOPE_LENGTH = 6;
 const CHECK_LENGTH = 4;
-const RECORD_PRINT_LENGTH = 12;
-const PRINT = /^[A-Za-z0-9_-]*$/;
+const PROFILE_BYTES = 6;
+const RECORD_BYTES = 4;
+const PROFILE_LENGTH = 8;
+const RECORD_LENGTH = 6;
+const PRINT = /^[\w-]*$/;
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
-/** What was sent for a row: the profile's fingerprint, the records added, the records whose outcome is unknown. */
+/** What was sent for a row: the profile's print, the records' prints. */
 export interface SentState {
 	p?: string;
 	r?: string[];
-	u?: string[];
 }
 
 /** Why a given state cannot be used. */
 export type StateProblem = 'garbled' | 'version' | 'account';
 
 const hash = (text: string) => createHash('sha256').update(text).digest('base64url');
+
+/** `bytes` bytes of a hash of `print` (the form the memory keeps; a print already that short is itself). */
+export function shortPrint(print: string, bytes: number): string {
+	if (print.length === Math.ceil((bytes * 4) / 3) && PRINT.test(print)) return print;
+	return createHash('sha256').update(print).digest().subarray(0, bytes).toString('base64url');
+}
 
 /** The profile as the service compares it: e-mail and phone as the match normalises them. */
 function comparable(fields: IDataObject): IDataObject {
@@ -48,63 +61,79 @@ function comparable(fields: IDataObject): IDataObject {
 	return out;
 }
 
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-const MASK_LENGTH = 3;
+/** 7 bits that mark a profile print of this form (an earlier version's print has them by chance once in 128). */
+const PROFILE_TAG = 0b1011001;
+const MASK_BITS = 11;
 
 /**
- * The profile's fingerprint: which of `order`'s fields it holds (3 characters, 18 bits, so that a
- * later run can tell a field that was emptied), then the hash of their normalised values.
+ * The profile's print (8 characters, 6 bytes): 3 characters for which of `order`'s fields it
+ * holds (so that a later run can tell a field that was emptied) and a tag, then 30 bits of the
+ * hash of their normalised values.
  */
 export function profilePrint(fields: IDataObject, order: string[]): string {
-	let mask = 0;
-	order.forEach((field, position) => {
-		if (fields[field] !== undefined) mask |= 1 << position;
+	let head = PROFILE_TAG << MASK_BITS;
+	order.slice(0, MASK_BITS).forEach((field, position) => {
+		if (fields[field] !== undefined) head |= 1 << position;
 	});
-	const head = [12, 6, 0].map((shift) => ALPHABET[(mask >> shift) & 63]).join('');
-	return head + fingerprint('profile', comparable(fields));
+	return [12, 6, 0].map((shift) => ALPHABET[(head >> shift) & 63]).join('') + fingerprint('profile', comparable(fields)).slice(0, PROFILE_LENGTH - 3);
 }
 
-/** The fields of `order` a profile fingerprint holds; undefined for a fingerprint of an earlier version (no field list). */
+/** The fields of `order` a profile print holds; undefined for a print of another form (an earlier version's). */
 export function profileFields(print: string | undefined, order: string[]): string[] | undefined {
-	if (print === undefined || print.length !== MASK_LENGTH + RECORD_PRINT_LENGTH) return undefined;
-	const mask = [...print.slice(0, MASK_LENGTH)].reduce((value, char) => (value << 6) | ALPHABET.indexOf(char), 0);
-	return order.filter((_, position) => (mask & (1 << position)) !== 0);
+	if (print === undefined || print.length !== PROFILE_LENGTH) return undefined;
+	const head = [...print.slice(0, 3)].reduce((value, char) => (value << 6) | ALPHABET.indexOf(char), 0);
+	if (head >> MASK_BITS !== PROFILE_TAG) return undefined;
+	return order.slice(0, MASK_BITS).filter((_, position) => (head & (1 << position)) !== 0);
 }
 
-/** The profile's fingerprint as the node's versions before issue 25 took it (the values as written). */
-export const legacyProfilePrint = (fields: IDataObject): string => fingerprint('profile', fields);
+/** A record's print: its kind and wire fields, names resolved to IDs. */
+export const recordPrint = (type: string, body: IDataObject): string => shortPrint(fingerprint(type, body), RECORD_BYTES);
 
-/** A record's fingerprint: its kind and wire fields, names resolved to IDs. The earlier versions' took the body before resolving. */
-export const recordPrint = (type: string, body: IDataObject): string => fingerprint(type, body);
+/** The print that says a record's post had an unknown outcome. */
+export const unknownPrint = (type: string, body: IDataObject): string => shortPrint(fingerprint(`unknown ${type}`, body), RECORD_BYTES);
 
-const encodeBody = (state: SentState) => [state.p ?? '', (state.r ?? []).join(''), (state.u ?? []).join('')].join('.');
+/** Whether `prints` holds the earlier versions' print of a profile or record (the values as written: 9 bytes, or the memory's short form). */
+export function sentBefore(prints: Iterable<string | undefined>, type: string, written: IDataObject): boolean {
+	const full = fingerprint(type, written);
+	const short = [shortPrint(full, type === 'profile' ? PROFILE_BYTES : RECORD_BYTES)];
+	for (const print of prints) if (print === full || short.includes(print as string)) return true;
+	return false;
+}
+
+/** A state's prints as the memory keeps them (the short form). */
+const short = (state: SentState): SentState => ({
+	p: state.p === undefined ? undefined : shortPrint(state.p, PROFILE_BYTES),
+	r: (state.r ?? []).map((print) => shortPrint(print, RECORD_BYTES)),
+});
+
+const encodeBody = (state: SentState) => [state.p ?? '', (state.r ?? []).join('')].join('.');
 
 const checkOf = (account: string, body: string) => hash(`recruiting-state ${account} ${body}`).slice(0, CHECK_LENGTH);
 
 /** The row's `syncState` for the account `scope`. */
 export function encodeState(scope: string, state: SentState): string {
 	const account = scope.slice(0, SCOPE_LENGTH);
-	const body = encodeBody(state);
+	const body = encodeBody(short(state));
 	return `${VERSION}.${account}${checkOf(account, body)}.${body}`;
 }
 
 function prints(text: string): string[] | undefined {
-	if (text.length % RECORD_PRINT_LENGTH !== 0) return undefined;
-	return Array.from({ length: text.length / RECORD_PRINT_LENGTH }, (_, index) => text.slice(index * RECORD_PRINT_LENGTH, (index + 1) * RECORD_PRINT_LENGTH));
+	if (text.length % RECORD_LENGTH !== 0) return undefined;
+	return Array.from({ length: text.length / RECORD_LENGTH }, (_, index) => text.slice(index * RECORD_LENGTH, (index + 1) * RECORD_LENGTH));
 }
 
 /** Reads a `syncState` given for the account `scope`: what was sent, or why it cannot be used. */
 export function decodeState(text: string, scope: string): { state: SentState } | { problem: StateProblem } {
 	const parts = text.trim().split('.');
-	if (parts.length !== 5) return { problem: /^\d+$/.test(parts[0]) && parts[0] !== VERSION ? 'version' : 'garbled' };
-	const [version, head, p, records, unknown] = parts;
+	const version = parts[0];
 	if (version !== VERSION) return { problem: /^\d+$/.test(version) ? 'version' : 'garbled' };
-	if (head.length !== SCOPE_LENGTH + CHECK_LENGTH || !parts.every((part) => PRINT.test(part))) return { problem: 'garbled' };
+	if (parts.length !== 4 || !parts.every((part) => PRINT.test(part))) return { problem: 'garbled' };
+	const [, head, p, records] = parts;
+	if (head.length !== SCOPE_LENGTH + CHECK_LENGTH) return { problem: 'garbled' };
 	const account = head.slice(0, SCOPE_LENGTH);
-	if (head.slice(SCOPE_LENGTH) !== checkOf(account, [p, records, unknown].join('.'))) return { problem: 'garbled' };
+	if (head.slice(SCOPE_LENGTH) !== checkOf(account, [p, records].join('.'))) return { problem: 'garbled' };
 	const r = prints(records);
-	const u = prints(unknown);
-	if (r === undefined || u === undefined || ![0, 12, 15].includes(p.length)) return { problem: 'garbled' };
+	if (r === undefined || ![0, PROFILE_LENGTH].includes(p.length)) return { problem: 'garbled' };
 	if (account !== scope.slice(0, SCOPE_LENGTH)) return { problem: 'account' };
-	return { state: { p: p === '' ? undefined : p, r, u } };
+	return { state: { p: p === '' ? undefined : p, r } };
 }

@@ -17,7 +17,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { MatchBy } from '../../memory';
 import { CandidateMemory, MATCH_BY_LABEL } from '../../memory';
 import type { SentState } from '../../memory/syncState';
-import { decodeState, encodeState, legacyProfilePrint, profileFields, profilePrint, recordPrint } from '../../memory/syncState';
+import { decodeState, encodeState, profileFields, profilePrint, recordPrint, sentBefore, unknownPrint } from '../../memory/syncState';
 import type { RunContext, Send } from '../context';
 import type { CandidateField } from '../shared/candidateProfile';
 import { CANDIDATE_UPDATE_FIELDS, candidateLabels, candidateWireName } from '../shared/candidateProfile';
@@ -139,66 +139,54 @@ const PROFILE_ORDER = CANDIDATE_UPDATE_FIELDS.map(candidateWireName);
 const PROFILE_LABELS = candidateLabels(CANDIDATE_UPDATE_FIELDS);
 const parameterOf = (wire: string) => CANDIDATE_UPDATE_FIELDS.find((field) => candidateWireName(field) === wire) ?? wire;
 
-/** The row's Sync State, read and checked: what was sent for its candidate (undefined: none given). */
-interface GivenState {
-	state: SentState;
-}
-
 /** What was sent for the row's candidate before, as the row's state or the memory holds it. */
 type Known = { s: string } & SentState;
 
 /** What the row sends: everything for a new candidate; for a known one, what differs from what was sent. */
-function planFor(input: ImportInput, known: Known | undefined, legacy: Map<PlannedRecord, string>) {
+function planFor(input: ImportInput, known: Known | undefined, written: Map<PlannedRecord, IDataObject>) {
 	const fields = updatableProfile(input.profile);
 	const profile = profilePrint(fields, PROFILE_ORDER);
-	const sendProfile = known?.p !== profile && known?.p !== legacyProfilePrint(fields);
+	const sendProfile = known?.p !== profile && !sentBefore([known?.p], 'profile', fields);
 	// Fields the last profile sent held and the row leaves empty: the service offers no way to clear them.
 	const before = sendProfile ? profileFields(known?.p, PROFILE_ORDER) : undefined;
 	const notCleared = (before ?? []).filter((field) => fields[field] === undefined).map(parameterOf);
 	const sent = new Set(known?.r ?? []);
-	const unknown = new Set(known?.u ?? []);
 	const records: PlannedRecord[] = [];
 	const outcomeUnknown: PlannedRecord[] = [];
-	const current = new Set<string>();
 	let unchanged = 0;
 	for (const record of input.planned) {
 		// Invalid records are kept: they fail (or are reported) as in Import, and are never remembered.
-		const print = record.problem === undefined && record.body ? recordPrint(record.kind.type, record.body) : undefined;
-		if (print !== undefined) current.add(print);
-		if (print === undefined) records.push(record);
-		else if (sent.has(print) || sent.has(legacy.get(record) ?? '')) unchanged += 1;
-		else if (unknown.has(print)) outcomeUnknown.push(record);
+		const body = record.problem === undefined ? record.body : undefined;
+		const earlier = written.get(record);
+		if (!body) records.push(record);
+		else if (sent.has(recordPrint(record.kind.type, body)) || (earlier && sentBefore(sent, record.kind.type, earlier))) unchanged += 1;
+		else if (sent.has(unknownPrint(record.kind.type, body))) outcomeUnknown.push(record);
 		else records.push(record);
 	}
-	return { profile, sendProfile, notCleared, records, outcomeUnknown, unchanged, current };
+	return { profile, sendProfile, notCleared, records, outcomeUnknown, unchanged };
 }
 
 type Plan = ReturnType<typeof planFor>;
 
 /**
  * What reached the service, remembered (and returned, for the row's state): the slug; the
- * profile when its update went through (no fingerprint when its outcome is unknown or it failed,
- * so that the next run sends it again: an update is idempotent); each record added; each record
- * whose post had an unknown outcome (a post is not idempotent: it is not sent again, and reported
- * while the row holds it).
+ * profile when its update went through (no print when its outcome is unknown or it failed, so
+ * that the next run sends it again: an update is idempotent); each record added; each record
+ * whose post had an unknown outcome, under its own print (a post is not idempotent: it is not sent
+ * again, and reported while the row holds it).
  */
-function rememberOutcome(memory: CandidateMemory, key: string, known: Known | undefined, result: IDataObject, plan: Plan): Required<SentState> {
+function rememberOutcome(memory: CandidateMemory, key: string, known: Known | undefined, result: IDataObject, plan: Plan): SentState {
 	const results = (result.records as RecordResult[] | undefined) ?? [];
-	const printOf = (outcome: (done: RecordResult) => boolean) =>
+	const printsOf = (outcome: (done: RecordResult) => boolean, print: typeof recordPrint) =>
 		plan.records
 			.filter((record) => record.body && results.some((done) => done.type === record.kind.type && done.index === record.index && outcome(done)))
-			.map((record) => recordPrint(record.kind.type, record.body!));
-	const added = printOf((done) => done.ok);
-	const unknown = printOf((done) => !done.ok && done.outcomeUnknown === true);
+			.map((record) => print(record.kind.type, record.body!));
+	const added = printsOf((done) => done.ok, recordPrint);
+	const unknown = printsOf((done) => !done.ok && done.outcomeUnknown === true, unknownPrint);
 	let p = known?.p;
 	if (plan.sendProfile) p = result.profileError === undefined ? plan.profile : undefined;
-	const entry = {
-		p: p ?? '',
-		r: [...new Set([...(known?.r ?? []), ...added])],
-		// An unknown outcome stays until the row no longer holds that record (a row that holds it again then posts it).
-		u: [...new Set([...(known?.u ?? []).filter((print) => plan.current.has(print) && !added.includes(print)), ...unknown])],
-	};
-	memory.remember(key, { s: result.slug as string, p, r: entry.r, ...(entry.u.length > 0 ? { u: entry.u } : {}) });
+	const entry = { p, r: [...new Set([...(known?.r ?? []), ...added, ...unknown])] };
+	memory.remember(key, { s: result.slug as string, ...entry });
 	return entry;
 }
 
@@ -210,7 +198,7 @@ function actionOf(result: IDataObject, created: boolean): string {
 }
 
 /** The row's output besides Import's: the action, the state, and what the node could not do. */
-function finish(memory: CandidateMemory, result: IDataObject, created: boolean, plan: Plan, state: Required<SentState>): IDataObject {
+function finish(memory: CandidateMemory, result: IDataObject, created: boolean, plan: Plan, state: SentState): IDataObject {
 	const output: IDataObject = { ...result, action: actionOf(result, created), syncState: encodeState(memory.accountScope, state) };
 	const notes: string[] = [];
 	if (plan.notCleared.length > 0) {
@@ -257,8 +245,8 @@ const STATE_PROBLEMS = {
 	},
 };
 
-/** The row's Sync State, checked before anything is sent; undefined when none is given. */
-function readState(context: IExecuteFunctions, itemIndex: number, memory: CandidateMemory, givenSlug: string): GivenState | undefined {
+/** The row's Sync State, checked before anything is sent: what was sent for its candidate (undefined: none given). */
+function readState(context: IExecuteFunctions, itemIndex: number, memory: CandidateMemory, givenSlug: string): SentState | undefined {
 	const value = itemParameter<unknown>(context, 'syncState', itemIndex, '');
 	const text = typeof value === 'string' ? value.trim() : value === undefined || value === null ? '' : undefined;
 	if (text === '') return undefined;
@@ -271,7 +259,7 @@ function readState(context: IExecuteFunctions, itemIndex: number, memory: Candid
 				'A state says what was sent to one candidate: map the "slug" written back with it to Candidate Slug, or leave Sync State empty (the node\'s memory then decides). Nothing was sent.',
 		});
 	}
-	return { state: decoded.state };
+	return decoded.state;
 }
 
 /** Rows whose creation this execution sent without learning the outcome: a later row with the same key must not create it again. */
@@ -292,22 +280,24 @@ async function createOrUpdate(
 	memory: CandidateMemory,
 	key: string,
 	input: ImportInput,
-	given: GivenState | undefined,
+	given: SentState | undefined,
 ): Promise<IDataObject> {
-	// Fingerprints of what the service receives: names resolved to IDs (the earlier versions' prints, taken before, still count).
-	const legacy = new Map(input.planned.flatMap((record) => (record.body && !record.problem ? [[record, recordPrint(record.kind.type, record.body)] as const] : [])));
+	// Prints of what the service receives: names resolved to IDs (the earlier versions' prints, of the bodies as written, still count).
+	const written = new Map(input.planned.flatMap((record) => (record.body && !record.problem ? [[record, { ...record.body }] as const] : [])));
 	await resolveRecordNames(context, itemIndex, run, input.planned);
+	const remembered = memory.recall(key);
 	let known: Known | undefined;
 	if (given) {
-		// The row's state wins over the memory.
-		known = { s: input.givenSlug, ...given.state };
+		// The row's state wins over the memory. Only a record the memory knows it added to this same
+		// candidate is not posted again (a row given twice with the same state adds it once).
+		const added = remembered?.s === input.givenSlug ? (remembered.r ?? []) : [];
+		known = { s: input.givenSlug, p: given.p, r: [...new Set([...(given.r ?? []), ...added])] };
 	} else {
-		const remembered = memory.recall(key);
 		// A given slug that differs from the remembered one starts the row afresh with that candidate.
 		known = input.givenSlug && input.givenSlug !== remembered?.s ? undefined : remembered;
 	}
 	const slug = input.givenSlug || known?.s;
-	const plan = planFor(input, known, legacy);
+	const plan = planFor(input, known, written);
 	const uncertain = await uncertainCreations(run);
 	if (slug !== undefined && !plan.sendProfile && plan.records.length === 0) {
 		const state = rememberOutcome(memory, key, known, { slug }, plan);
