@@ -10,7 +10,10 @@
 // Reports per run the requests the sandbox received (by method and path), wall time, rows by
 // action; checks (and exits 1 otherwise) that the first run created exactly one candidate per row
 // with its profile and records, and that the re-run sent exactly the writes the changes need, no
-// creation, with every other row `unchanged`. Last line: `SYNC {json}`.
+// creation, with every other row `unchanged`. Before the cells, the memory's own cost
+// (scripts/bench/syncMemory.mjs): bytes per remembered row in the static data, and the CPU a run
+// spends in the memory with 100,000 rows remembered (checked: at most 64 bytes per row, at most
+// 100 ms for a run that changes 10 rows). Last line: `SYNC {json}`.
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -20,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 import { SEEDED_LOGIN } from '../../test/sandbox/index.mjs';
+import { measureMemory } from './syncMemory.mjs';
 import { printTable } from './table.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -31,6 +35,8 @@ const USAGE = `Usage: npm run bench:sync -- [options]
   --latency LIST        sandbox latencies per request in ms (default 20,200)
   --concurrency LIST    the node's Concurrent Requests (default 5,20)
   --changed FRACTION    share of rows changed for the re-run (default 0.01; half a new city, half one more IT skill)
+  --memory-rows N       rows remembered when the memory's own CPU is measured (default 100000)
+  --memory-only         measure only the memory's own cost (no sandbox, a few seconds)
   -h, --help            show this help
 Every latency × concurrency pair is one cell: a fresh sandbox, the first run, the re-run.
 At 10,000 rows (5 requests per new row) a cell's first run takes at least rows × 5 × latency ÷ concurrency
@@ -45,6 +51,8 @@ try {
 			latency: { type: 'string', default: '20,200' },
 			concurrency: { type: 'string', default: '5,20' },
 			changed: { type: 'string', default: '0.01' },
+			'memory-rows': { type: 'string', default: '100000' },
+			'memory-only': { type: 'boolean', default: false },
 			'serve-sandbox': { type: 'string' },
 			help: { type: 'boolean', short: 'h', default: false },
 		},
@@ -247,6 +255,34 @@ const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'recruiting-sync-'));
 process.env.N8N_USER_FOLDER ??= userFolder;
 process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
 
+// ---- the memory's own cost ------------------------------------------------------------------------
+const MEMORY_BYTES_PER_ROW = 64;
+const MEMORY_CPU_MS = 100;
+const memoryRows = Number(args['memory-rows']);
+if (!Number.isInteger(memoryRows) || memoryRows < 10) {
+	console.error(`invalid --memory-rows\n\n${USAGE}`);
+	process.exit(2);
+}
+loadHarness();
+const memory = await measureMemory({ repoRoot, rows: memoryRows, changed: 10 });
+console.log(`\nThe sync memory with ${memoryRows} rows remembered (UUID slug, profile, 2 IT skills, 1 language per row), CPU of the node's memory calls (median of 3):`);
+printTable(
+	['run', 'memory CPU', 'rows sending', 'static data saved', "n8n's load / save of the static data (CPU)"],
+	[
+		['10 rows, each changed', `${memory.tenRows.memoryMs.toFixed(1)} ms`, memory.tenRows.sent, memory.tenRows.changedStaticData ? `${(memory.tenRows.savedBytes / 1e6).toFixed(2)} MB` : 'no', `${memory.tenRows.loadMs.toFixed(0)} / ${memory.tenRows.saveMs.toFixed(0)} ms`],
+		[`${memoryRows} rows, 10 changed`, `${memory.wholeSheet.memoryMs.toFixed(0)} ms (${memory.wholeSheet.usPerRow} µs a row, with the 4 prints a row the operation asks)`, memory.wholeSheet.sent, memory.wholeSheet.changedStaticData ? `${(memory.wholeSheet.savedBytes / 1e6).toFixed(2)} MB` : 'no', `${memory.wholeSheet.loadMs.toFixed(0)} / ${memory.wholeSheet.saveMs.toFixed(0)} ms`],
+	],
+);
+console.log(`  the node's memory in the static data: ${memory.bytesPerRow} bytes per row (${(memory.staticDataBytes / 1e6).toFixed(2)} MB in all)`);
+check('memory', memory.bytesPerRow <= MEMORY_BYTES_PER_ROW, `${memory.bytesPerRow} bytes per remembered row in the static data (at most ${MEMORY_BYTES_PER_ROW})`);
+check('memory', memory.tenRows.memoryMs <= MEMORY_CPU_MS, `a run that changes 10 rows, ${memoryRows} remembered: ${memory.tenRows.memoryMs.toFixed(1)} ms CPU in the memory (at most ${MEMORY_CPU_MS})`);
+check('memory', memory.tenRows.sent === 10 && memory.wholeSheet.sent === 10, `exactly the 10 changed rows have something to send (${memory.tenRows.sent}, ${memory.wholeSheet.sent})`);
+if (args['memory-only']) {
+	console.log(`\n${failures.length === 0 ? 'Every check passed.' : `${failures.length} checks FAILED:\n${failures.join('\n')}`}`);
+	console.log(`SYNC ${JSON.stringify({ memory, failures: failures.length, cells: [] })}`);
+	process.exit(failures.length === 0 ? 0 : 1);
+}
+
 const cells = [];
 const started = performance.now();
 const loadAtStart = os.loadavg();
@@ -359,5 +395,5 @@ for (const c of cells) {
 	console.log(`  ${c.latencyMs} ms, c${c.concurrency}: first run ${text(c.first.deduplicationStore)}; re-run ${text(c.rerun.deduplicationStore)}`);
 }
 console.log(`\n${failures.length === 0 ? 'Every check passed.' : `${failures.length} checks FAILED:\n${failures.join('\n')}`}`);
-console.log(`SYNC ${JSON.stringify({ rows: rowCount, changed: share, seconds: Math.round((performance.now() - started) / 1000), failures: failures.length, cells })}`);
+console.log(`SYNC ${JSON.stringify({ rows: rowCount, changed: share, seconds: Math.round((performance.now() - started) / 1000), failures: failures.length, memory, cells })}`);
 process.exit(failures.length === 0 ? 0 : 1);

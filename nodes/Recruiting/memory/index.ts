@@ -178,16 +178,15 @@ export class CandidateMemory {
 
 	/** Remembers what reached the service for a row; writes nothing when the memory already holds it so. */
 	remember(key: string, entry: Remembered): void {
-		const row = normalRow(entry);
-		if (!row) return;
-		const encoded = encodeRow(row);
+		if (typeof entry.s !== 'string' || entry.s === '') return;
+		const encoded = encodeRow(entry);
 		const legacyKey = this.legacyKeys.get(key);
 		const known = this.shared.learned.get(key)?.encoded ?? (this.shared.forgotten.has(key) ? undefined : this.store.raw(key));
 		if (known === encoded && legacyKey === undefined) return;
 		if (known !== encoded) {
 			this.shared.learn(key, { encoded });
 			// The notebook holds what this execution changed (not every unchanged row of a large sheet).
-			this.notebook[key] = row;
+			this.notebook[key] = decodeRow(encoded)!;
 		}
 		this.store.set(key, encoded);
 		if (legacyKey !== undefined) this.legacy.moved(legacyKey);

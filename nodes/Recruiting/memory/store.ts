@@ -125,7 +125,8 @@ export const normalRow = (row: Remembered): Remembered | undefined => decodeRow(
 export class NodeStore {
 	private data: Stored | undefined;
 
-	private size: number;
+	/** How many rows are stored (counted when first needed: counting 100,000 keys costs milliseconds). */
+	private counted?: number;
 
 	/** Rows this execution wrote (for `n`, see `Stored`). */
 	private written = 0;
@@ -142,7 +143,15 @@ export class NodeStore {
 		const all = global[FIELD] as Record<string, Stored> | undefined;
 		const existing = all?.[nodeId];
 		this.data = existing?.v === 2 && typeof existing.rows === 'object' && existing.rows !== null ? existing : undefined;
-		this.size = this.data ? Object.keys(this.data.rows).length : 0;
+	}
+
+	private get size(): number {
+		this.counted ??= this.data ? Object.keys(this.data.rows).length : 0;
+		return this.counted;
+	}
+
+	private set size(value: number) {
+		this.counted = value;
 	}
 
 	/** Whether the loaded static data holds this node's memory. */
@@ -190,10 +199,12 @@ export class NodeStore {
 		const data = this.data!;
 		// The rows stay in the order they last changed: the oldest are dropped past the bound.
 		if (before !== undefined) delete data.rows[key];
-		else this.size += 1;
 		data.rows[key] = encoded;
 		this.written += 1;
-		if (this.size > MAX_ENTRIES) this.dropOldest();
+		if (before === undefined) {
+			this.size += 1;
+			if (this.size > MAX_ENTRIES) this.dropOldest();
+		}
 		return true;
 	}
 
@@ -231,7 +242,7 @@ export class NodeStore {
 	/** Counts this execution's writes into the copy n8n saves (call at the end of the run). */
 	noteWrites(): void {
 		if (!this.writable || !this.data || this.written === 0) return;
-		this.data.n = Math.min((this.data.n ?? 0) + this.written, this.size);
+		this.data.n = (this.data.n ?? 0) + this.written;
 		this.written = 0;
 	}
 
