@@ -38,7 +38,8 @@ function sourceFiles(dir) {
  * remembered) and so that whichever execution n8n saves last saves every execution's rows. It is
  * a cache on top of what n8n saves (static data, deduplication store): a worker without it
  * behaves as after a restart, which the sync is built for. Keyed by workflow id + node id +
- * account scope (one workflow's memory never reaches another's: test/unit/moduleState.test.ts).
+ * account scope (one workflow's memory never reaches another's: test/service/syncMemory.test.ts;
+ * this check: test/release/moduleState.test.mjs).
  */
 export const NAMED_EXCEPTIONS = [
 	{

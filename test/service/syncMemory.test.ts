@@ -8,8 +8,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { fingerprint } from '../../nodes/Recruiting/memory/keys';
-import { legacyAccountScope, legacyRowKey } from '../../nodes/Recruiting/memory/keys';
+import { fingerprint, legacyAccountScope, legacyRowKey } from '../../nodes/Recruiting/memory/keys';
 import { NOT_LOADED_NOTICE } from '../../nodes/Recruiting/memory';
 import { forgetProcessMemory, scopeKey } from '../../nodes/Recruiting/memory/registry';
 import { deduplicator, Harness } from '../helpers/harness';
@@ -206,6 +205,8 @@ describe('sync memory: one memory per process', () => {
 		await sync(first, sheet, { manual: true });
 		const other = await sync(second, sheet);
 		expect(other.actions).toEqual(['created', 'created']);
+		// The registry's key holds workflow id, node id and account scope; no separator lets two triples meet.
 		expect(scopeKey('wf-1', 'node-recruiting', 's')).not.toBe(scopeKey('wf-2', 'node-recruiting', 's'));
+		expect(scopeKey('a|b', 'c', 'd')).not.toBe(scopeKey('a', 'b|c', 'd'));
 	}, 60_000);
 });

@@ -91,9 +91,9 @@ export class CandidateMemory {
 			// it. Asked in turn with the other executions of this process that open now.
 			await shared.inTurn(OPENING, async () => {
 				const marked = await journal.markSaved();
-				writable = !marked || shared.creating > 0;
+				writable = !marked || shared.creatorRunning;
 				creator = !marked;
-				if (creator) shared.creating += 1;
+				if (creator) shared.startCreating();
 			});
 		}
 		const store = new NodeStore(global, node.id, writable);

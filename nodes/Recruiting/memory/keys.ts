@@ -98,16 +98,12 @@ function isShort(text: string, bytes: number): boolean {
 }
 
 /**
- * A print as the memory keeps it: its first `bytes` bytes when it is a hash in base64url (a
- * `fingerprint`, 12 characters or more), itself when it already is such a short print, else
- * `bytes` bytes of its sha256. The same for the same print, so short prints compare equal.
+ * A print as the memory keeps it: `bytes` bytes of a sha256 of `print` (or `print` itself when it
+ * already is such a short print). The same for the same print, so a short print compares equal.
+ * (syncState.ts shortens prints the same way.)
  */
 export function shortPrint(print: string, bytes: number): string {
 	if (isShort(print, bytes)) return print;
-	const digits = Math.ceil((bytes * 4) / 3);
-	if (print.length >= 12 && print.length > digits && /^[\w-]+$/.test(print)) {
-		return Buffer.from(print.slice(0, digits + 1), 'base64url').subarray(0, bytes).toString('base64url');
-	}
 	return createHash('sha256').update(print).digest().subarray(0, bytes).toString('base64url');
 }
 

@@ -10,14 +10,17 @@
  * afresh when the saved copy's generation changed (Forget All Rows in another process). A
  * restart loses it (the saved copy, the journal and the rows' state are then what remains).
  *
- * Bounded: `MAX_SCOPES` nodes × accounts per process (the least recently opened go when none of
+ * Bounded: `MAX_SCOPES` (64) nodes × accounts per process (the least recently opened go when none of
  * their executions runs), `MAX_ENTRIES` learned rows per scope (the oldest go). Nothing in it is
  * a secret: row keys and prints are hashes, slugs are the service's ids. A scope's key holds the
  * workflow id and the node id, so one workflow's memory is never another's.
  */
 import { MAX_ENTRIES } from './store';
 
-export const MAX_SCOPES = 256;
+export const MAX_SCOPES = 64;
+
+/** How long an execution that created the node's memory lets overlapping ones write (in case its end is never reached). */
+export const CREATING_MS = 60 * 60 * 1000;
 
 export interface Learned {
 	/** The row as encoded for the static data (`encodeRow`; decoded when asked). */
@@ -46,6 +49,19 @@ export class Shared {
 	 * copy, so it may write too.
 	 */
 	creating = 0;
+
+	/** Until when (ms since 1970) `creating` counts: after that, as if no creator ran. */
+	creatingUntil = 0;
+
+	/** Whether an execution that created the node's memory still runs (and started within `CREATING_MS`). */
+	get creatorRunning(): boolean {
+		return this.creating > 0 && Date.now() < this.creatingUntil;
+	}
+
+	startCreating(): void {
+		this.creating += 1;
+		this.creatingUntil = Date.now() + CREATING_MS;
+	}
 
 	learn(key: string, entry: Learned): void {
 		this.forgotten.delete(key);
