@@ -160,6 +160,9 @@ describe('sync memory: keys that survive a renamed node and an edited credential
 		expect(((harness.staticData['node:Recruiting'] as IDataObject).recruitingMemory as IDataObject).rows).toEqual({});
 		forgetProcessMemory();
 		expect((await sync(harness, [row])).outputs[0]).toMatchObject({ slug, action: 'unchanged' });
+		// The memory that began over 0.2.0's is marked as saved: an execution started without it writes nothing.
+		const worker = await sync(harness, [row], { loadStaticData: false });
+		expect(worker.result.staticDataSaved).toBe(false);
 	}, 60_000);
 });
 
