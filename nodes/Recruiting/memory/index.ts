@@ -166,8 +166,12 @@ export class CandidateMemory {
 		const learned = this.shared.learned.get(key);
 		if (learned) return decodeRow(learned.encoded);
 		if (this.shared.forgotten.has(key)) return undefined;
-		const stored = this.store.get(key) ?? this.notebook[key];
-		if (stored) return stored;
+		const stored = this.store.get(key);
+		const noted = this.notebook[key];
+		// The notebook (an earlier try of this execution, or the failed execution a retry continues) and the saved
+		// copy may each hold what the other missed: for the same candidate, every record either knows was sent.
+		if (stored && noted && stored.s === noted.s) return { s: noted.s, p: noted.p ?? stored.p, r: [...new Set([...(stored.r ?? []), ...(noted.r ?? [])])] };
+		if (noted ?? stored) return noted ?? stored;
 		const legacyKey = this.legacyKeys.get(key);
 		const old = legacyKey === undefined ? undefined : this.legacy.get(legacyKey);
 		return old ? normalRow(old) : undefined;
