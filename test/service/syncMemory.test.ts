@@ -12,7 +12,7 @@ import { fingerprint, legacyAccountScope, legacyRowKey } from '../../nodes/Recru
 import { NOT_LOADED_NOTICE } from '../../nodes/Recruiting/memory';
 import { forgetProcessMemory, scopeKey } from '../../nodes/Recruiting/memory/registry';
 import { deduplicator, Harness } from '../helpers/harness';
-import { ALICE, BOB, emailCredential, tokenCredential, useSandbox } from '../helpers/sandbox';
+import { ALICE, BOB, emailCredential, keyCredential, tokenCredential, useSandbox } from '../helpers/sandbox';
 
 const sandbox = useSandbox();
 const CANDIDATE = '/gin/v1/company/candidate';
@@ -75,6 +75,14 @@ describe("sync memory: n8n's static data used without harm", () => {
 		expect((await sync(harness, rows(2, 'worker', 5))).actions).toEqual(['unchanged', 'unchanged']);
 	}, 60_000);
 
+	it("a new workflow's first execution without a saved copy cannot tell: it writes (once), as any node writing static data there does", async () => {
+		const harness = new Harness(emailCredential(sandbox(), ALICE));
+		const first = await sync(harness, rows(1, 'firstWorker'), { loadStaticData: false });
+		expect(first.result.staticDataSaved).toBe(true);
+		const second = await sync(harness, rows(1, 'firstWorker', 1), { loadStaticData: false });
+		expect(second.result.staticDataSaved).toBe(false);
+	}, 60_000);
+
 	it('Forget All Rows in an execution started without the saved copy: the saved copy is not written', async () => {
 		const harness = new Harness(emailCredential(sandbox(), ALICE));
 		await sync(harness, rows(2, 'forgetWorker'));
@@ -129,6 +137,20 @@ describe('sync memory: keys that survive a renamed node and an edited credential
 		const slash = await sync(harness, sheet);
 		expect(slash.writes).toEqual([]);
 		expect(slash.actions).toEqual(Array(3).fill('unchanged'));
+	}, 60_000);
+
+	it('a rotated API key keeps the memory; a copied node (a new node id) starts an empty one', async () => {
+		const login = new Harness(emailCredential(sandbox(), ALICE));
+		const keyOf = async () => String((await login.run({ parameters: { resource: 'apiKey', operation: 'create' } })).items[0].json.value);
+		const harness = new Harness(keyCredential(sandbox(), await keyOf()));
+		const sheet = rows(2, 'rotateKey');
+		await sync(harness, sheet);
+		harness.setCredential(keyCredential(sandbox(), await keyOf()));
+		const rotated = await sync(harness, sheet);
+		expect(rotated.writes).toEqual([]);
+		expect(rotated.actions).toEqual(['unchanged', 'unchanged']);
+		harness.nodeId = 'node-recruiting-copy';
+		expect((await sync(harness, sheet)).actions).toEqual(['created', 'created']);
 	}, 60_000);
 
 	it('another credential, or the same credential signing in as another account, never reuses the slugs', async () => {
