@@ -12,21 +12,13 @@ import { fingerprint, legacyAccountScope, legacyRowKey } from '../../nodes/Recru
 import { NOT_LOADED_NOTICE } from '../../nodes/Recruiting/memory';
 import { forgetProcessMemory, scopeKey } from '../../nodes/Recruiting/memory/registry';
 import { deduplicator, Harness } from '../helpers/harness';
+import { upsertParameters } from '../helpers/upsert';
 import { ALICE, BOB, emailCredential, keyCredential, tokenCredential, useSandbox } from '../helpers/sandbox';
 
 const sandbox = useSandbox();
 const CANDIDATE = '/gin/v1/company/candidate';
 
-const upsert = (extra: INodeParameters = {}): INodeParameters => ({
-	resource: 'candidate',
-	operation: 'upsert',
-	email: '={{ $json.email }}',
-	additionalFields: { firstName: '={{ $json.first }}' },
-	recordInput: 'lists',
-	itSkillList: '={{ $json.skills }}',
-	options: { retryDelayMs: 1, concurrency: 10 },
-	...extra,
-});
+const upsert = (extra: INodeParameters = {}): INodeParameters => upsertParameters(extra, { firstName: '={{ $json.first }}' });
 
 const rows = (count: number, tag: string, from = 0): IDataObject[] =>
 	Array.from({ length: count }, (_, index) => ({ email: `${tag}.${from + index}@example.test`, first: `F${from + index}`, skills: 'SQL: 3' }));
