@@ -135,7 +135,11 @@ export class CandidateMemory {
 		if (!writable && typeof context.addExecutionHints === 'function') {
 			context.addExecutionHints({ message: NOT_LOADED_NOTICE, location: 'outputPane' });
 		}
-		await journal.release(store.takePrune());
+		try {
+			await journal.release(store.takePrune());
+		} catch {
+			// The claims stay in n8n's store (rows the saved copy holds are never created again anyway).
+		}
 		return memory;
 	}
 
