@@ -355,6 +355,36 @@ describe(`issue 25: after a restart of n8n ${line}.x`, { timeout: 10 * 60_000 },
 	});
 });
 
+describe(`issue 25: n8n ${line}.x killed in the middle of a run`, { timeout: 10 * 60_000 }, () => {
+	test('SIGKILL while 40 new rows are created, n8n started again, the same rows again: every row exists, duplicates counted', async () => {
+		const rows = rowsOf('killed', 40);
+		const target = await install('killed');
+		await call(target, []); // the webhook is registered
+		stack.sandbox.setFaults({ paths: [CANDIDATE], latencyMs: 150 });
+		const count = () => rows.filter((row) => stored(row.email).length > 0).length;
+		try {
+			const res = await fetch(`${stack.n8n.url}/webhook/${target.path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rows }) });
+			assert.equal(res.status, 200);
+			for (let tries = 0; tries < 400 && count() < 10; tries++) await sleep(50);
+			process.kill(-stack.n8n.pid, 'SIGKILL'); // n8n and its task runner, as when the machine dies
+		} finally {
+			stack.sandbox.setFaults({});
+		}
+		const atKill = count();
+		assert.ok(atKill >= 10 && atKill < rows.length, `killed after ${atKill} of ${rows.length} creations`);
+		await sleep(500);
+		await restartN8n();
+		const again = await call(target, rows);
+		const outcome = results(again);
+		const tally = outcome.reduce((m, r) => m.set(r.startsWith('error') ? 'refused' : r, (m.get(r.startsWith('error') ? 'refused' : r) ?? 0) + 1), new Map());
+		const duplicates = rows.reduce((n, row) => n + Math.max(0, stored(row.email).length - 1), 0);
+		log(`measured: killed after ${atKill} of ${rows.length} creations; the same rows after the restart: ${JSON.stringify(Object.fromEntries(tally))}; duplicates ${duplicates}`);
+		for (const r of outcome.filter((x) => x.startsWith('error'))) assert.match(r, /may already exist/);
+		assert.equal(duplicates, 0, 'no row created twice');
+		assert.equal(rows.filter((row) => stored(row.email).length === 0).length, 0, 'every row exists');
+	});
+});
+
 /** The Data table example imported again (a new workflow) over an existing table. */
 async function setUpDataTableSyncOver(table) {
 	const json = JSON.parse(fs.readFileSync(path.join(examplesDir, 'datatable-sync.json'), 'utf8'));
