@@ -231,6 +231,17 @@ describe(`issue 25: the sync in real n8n ${line}.x`, { timeout: 15 * 60_000 }, (
 		assert.equal(out(second, NODE)[0].syncState, outputs[0].syncState, 'an unchanged row keeps its state');
 	});
 
+	test('the rows\' state made through one credential is taken by another credential of the same login (as on another n8n instance)', async () => {
+		const rows = rowsOf('other-credential', 3);
+		const first = out(await call(await install('other-credential-a'), rows), NODE);
+		assert.deepEqual(first.map((json) => json.action), rows.map(() => 'created'));
+		const elsewhere = await install('other-credential-b', { withState: true });
+		const from = stack.sandbox.requests.length;
+		const second = await call(elsewhere, rows.map((row, i) => ({ ...row, candidateSlug: first[i].slug, syncState: first[i].syncState })));
+		assert.deepEqual(results(second), rows.map(() => 'unchanged'));
+		assert.equal(writes(since(from)).length, 0, shown(since(from)));
+	});
+
 	test('the node renamed, then its access token rotated: the memory is kept (nothing created again, nothing refused)', async () => {
 		const { sandbox, rest } = stack;
 		const rows = rowsOf('keep', 5);
