@@ -328,7 +328,7 @@ describe(`issue 25: the sync in real n8n ${line}.x`, { timeout: 15 * 60_000 }, (
 		assert.equal(writes(since(from)).length, 1, shown(since(from)));
 
 		// A second workflow over the same table: its node has no memory; the table has the state.
-		const copy = await setUpDataTableSyncOver(sync.table);
+		const copy = await setUpDataTableSync(stack, { table: sync.table, webhookPath: `e2e-table-copy-${line}`, name: 'e2e sync: data table, a fresh copy' });
 		from = stack.sandbox.requests.length;
 		const fresh = await call(copy, rows.map((row, i) => (i === 3 ? { ...row, city: 'Erfurt' } : row)));
 		assert.deepEqual(results(fresh, DATATABLE.upsertNode), rows.map(() => 'unchanged'));
@@ -395,16 +395,3 @@ describe(`issue 25: n8n ${line}.x killed in the middle of a run`, { timeout: 10 
 		assert.equal(rows.filter((row) => stored(row.email).length === 0).length, 0, 'every row exists');
 	});
 });
-
-/** The Data table example imported again (a new workflow) over an existing table. */
-async function setUpDataTableSyncOver(table) {
-	const json = JSON.parse(fs.readFileSync(path.join(examplesDir, 'datatable-sync.json'), 'utf8'));
-	json.name = 'e2e sync: data table, a fresh copy';
-	for (const node of json.nodes.filter((n) => DATATABLE.tableNodes.includes(n.name))) node.parameters.dataTableId = { __rl: true, mode: 'id', value: table.id };
-	const webhook = json.nodes.find((node) => node.type === 'n8n-nodes-base.webhook');
-	webhook.parameters.path = `e2e-table-copy-${line}`;
-	webhook.webhookId = randomUUID();
-	const workflow = await stack.rest.importWorkflow(json);
-	await stack.rest.activateWorkflow(workflow.id);
-	return { workflow, path: webhook.parameters.path };
-}
