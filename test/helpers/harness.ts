@@ -318,6 +318,9 @@ export class Harness {
 	/** The Recruiting node's name (n8n keys node static data by it; a rename changes it, never the node's id). */
 	nodeName = 'Recruiting';
 
+	/** The Recruiting node's id (a copied node gets a new one). */
+	nodeId = 'node-recruiting';
+
 	/** The id of the n8n credential the node refers to (another id: another credential of n8n). */
 	credentialId = CREDENTIAL_ID;
 
@@ -332,7 +335,7 @@ export class Harness {
 	recruitingNode(parameters: INodeParameters, onError?: RunOptions['onError'], retryOnFail?: RunOptions['retryOnFail']): INode {
 		return {
 			...(retryOnFail ? { retryOnFail: true, maxTries: retryOnFail.maxTries, waitBetweenTries: retryOnFail.waitBetweenTries ?? 0 } : {}),
-			id: 'node-recruiting',
+			id: this.nodeId,
 			name: this.nodeName,
 			type: NODE_TYPE,
 			typeVersion: 1,

@@ -12,21 +12,13 @@ import { fingerprint, legacyAccountScope, legacyRowKey } from '../../nodes/Recru
 import { NOT_LOADED_NOTICE } from '../../nodes/Recruiting/memory';
 import { forgetProcessMemory, scopeKey } from '../../nodes/Recruiting/memory/registry';
 import { deduplicator, Harness } from '../helpers/harness';
-import { ALICE, BOB, emailCredential, tokenCredential, useSandbox } from '../helpers/sandbox';
+import { upsertParameters } from '../helpers/upsert';
+import { ALICE, BOB, emailCredential, keyCredential, tokenCredential, useSandbox } from '../helpers/sandbox';
 
 const sandbox = useSandbox();
 const CANDIDATE = '/gin/v1/company/candidate';
 
-const upsert = (extra: INodeParameters = {}): INodeParameters => ({
-	resource: 'candidate',
-	operation: 'upsert',
-	email: '={{ $json.email }}',
-	additionalFields: { firstName: '={{ $json.first }}' },
-	recordInput: 'lists',
-	itSkillList: '={{ $json.skills }}',
-	options: { retryDelayMs: 1, concurrency: 10 },
-	...extra,
-});
+const upsert = (extra: INodeParameters = {}): INodeParameters => upsertParameters(extra, { firstName: '={{ $json.first }}' });
 
 const rows = (count: number, tag: string, from = 0): IDataObject[] =>
 	Array.from({ length: count }, (_, index) => ({ email: `${tag}.${from + index}@example.test`, first: `F${from + index}`, skills: 'SQL: 3' }));
@@ -75,6 +67,24 @@ describe("sync memory: n8n's static data used without harm", () => {
 		expect((await sync(harness, rows(2, 'worker', 5))).actions).toEqual(['unchanged', 'unchanged']);
 	}, 60_000);
 
+	it("a new workflow's first execution without a saved copy cannot tell: it writes (once), as any node writing static data there does", async () => {
+		const harness = new Harness(emailCredential(sandbox(), ALICE));
+		const first = await sync(harness, rows(1, 'firstWorker'), { loadStaticData: false });
+		expect(first.result.staticDataSaved).toBe(true);
+		const second = await sync(harness, rows(1, 'firstWorker', 1), { loadStaticData: false });
+		expect(second.result.staticDataSaved).toBe(false);
+	}, 60_000);
+
+	it('Forget All Rows in an execution started without the saved copy: the saved copy is not written', async () => {
+		const harness = new Harness(emailCredential(sandbox(), ALICE));
+		await sync(harness, rows(2, 'forgetWorker'));
+		const saved = clone(harness.staticData);
+		const cleared = await sync(harness, [{}], { loadStaticData: false, extra: { memoryAction: 'clearAll' } });
+		expect(cleared.outputs[0].action).toBe('cleared');
+		expect(cleared.result.staticDataSaved).toBe(false);
+		expect(harness.staticData).toEqual(saved);
+	}, 60_000);
+
 	it('a run that changes nothing marks nothing changed (n8n then saves nothing over another execution\'s copy)', async () => {
 		const harness = new Harness(emailCredential(sandbox(), ALICE));
 		const sheet = rows(5, 'quiet');
@@ -121,6 +131,20 @@ describe('sync memory: keys that survive a renamed node and an edited credential
 		expect(slash.actions).toEqual(Array(3).fill('unchanged'));
 	}, 60_000);
 
+	it('a rotated API key keeps the memory; a copied node (a new node id) starts an empty one', async () => {
+		const login = new Harness(emailCredential(sandbox(), ALICE));
+		const keyOf = async () => String((await login.run({ parameters: { resource: 'apiKey', operation: 'create' } })).items[0].json.value);
+		const harness = new Harness(keyCredential(sandbox(), await keyOf()));
+		const sheet = rows(2, 'rotateKey');
+		await sync(harness, sheet);
+		harness.setCredential(keyCredential(sandbox(), await keyOf()));
+		const rotated = await sync(harness, sheet);
+		expect(rotated.writes).toEqual([]);
+		expect(rotated.actions).toEqual(['unchanged', 'unchanged']);
+		harness.nodeId = 'node-recruiting-copy';
+		expect((await sync(harness, sheet)).actions).toEqual(['created', 'created']);
+	}, 60_000);
+
 	it('another credential, or the same credential signing in as another account, never reuses the slugs', async () => {
 		const harness = new Harness(emailCredential(sandbox(), ALICE));
 		const sheet = rows(2, 'otherAccount');
@@ -150,6 +174,9 @@ describe('sync memory: keys that survive a renamed node and an edited credential
 		expect(((harness.staticData['node:Recruiting'] as IDataObject).recruitingMemory as IDataObject).rows).toEqual({});
 		forgetProcessMemory();
 		expect((await sync(harness, [row])).outputs[0]).toMatchObject({ slug, action: 'unchanged' });
+		// The memory that began over 0.2.0's is marked as saved: an execution started without it writes nothing.
+		const worker = await sync(harness, [row], { loadStaticData: false });
+		expect(worker.result.staticDataSaved).toBe(false);
 	}, 60_000);
 });
 
@@ -196,6 +223,22 @@ describe('sync memory: one memory per process', () => {
 		await deduplicator.clearAllProcessedItems('node', { workflow: { id: harness.workflowId }, node: { id: 'node-recruiting' } } as never);
 		const after = await sync(harness, sheet);
 		expect(after.actions).toEqual(['created', 'created']);
+	}, 60_000);
+
+	it('a restored older copy of the static data: the rows this process learned since are kept and saved again', async () => {
+		const harness = new Harness(emailCredential(sandbox(), ALICE));
+		const older = rows(2, 'restoredA');
+		const newer = rows(2, 'restoredB');
+		await sync(harness, older);
+		const restored = clone(harness.staticData);
+		await sync(harness, [...older, ...newer]);
+		harness.staticData = restored;
+		const after = await sync(harness, [...older, ...newer]);
+		expect(after.writes).toEqual([]);
+		expect(after.actions).toEqual(Array(4).fill('unchanged'));
+		expect(after.result.staticDataSaved).toBe(true);
+		forgetProcessMemory();
+		expect((await sync(harness, newer)).actions).toEqual(['unchanged', 'unchanged']);
 	}, 60_000);
 
 	it("one workflow's memory never reaches another's (same node id, credential id and account)", async () => {

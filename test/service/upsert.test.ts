@@ -7,21 +7,13 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { forgetProcessMemory } from '../../nodes/Recruiting/memory/registry';
 import { Harness } from '../helpers/harness';
+import { upsertParameters } from '../helpers/upsert';
 import { ALICE, BOB, emailCredential, useSandbox } from '../helpers/sandbox';
 
 const sandbox = useSandbox();
 const CANDIDATE = '/gin/v1/company/candidate';
 
-const upsert = (extra: INodeParameters = {}): INodeParameters => ({
-	resource: 'candidate',
-	operation: 'upsert',
-	email: '={{ $json.email }}',
-	additionalFields: { firstName: '={{ $json.first }}', city: '={{ $json.city }}' },
-	recordInput: 'lists',
-	itSkillList: '={{ $json.skills }}',
-	options: { retryDelayMs: 1, concurrency: 10 },
-	...extra,
-});
+const upsert = (extra: INodeParameters = {}): INodeParameters => upsertParameters(extra);
 
 function rows(count: number, from = 0, tag = 'row'): IDataObject[] {
 	return Array.from({ length: count }, (_, index) => ({

@@ -8,6 +8,7 @@ import type { IDataObject, INodeTypes } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
 import { recordPrint, profilePrint } from '../../nodes/Recruiting/memory';
+import { forgetProcessMemory, MAX_SCOPES, registrySize, sharedMemory } from '../../nodes/Recruiting/memory/registry';
 import { decodeRow, encodeRow, MAX_ENTRIES, MAX_RECORDS, NodeStore } from '../../nodes/Recruiting/memory/store';
 
 const nodeTypes = { getByName: () => undefined, getByNameAndVersion: () => undefined, getKnownTypes: () => ({}) } as unknown as INodeTypes;
@@ -62,5 +63,27 @@ describe('the sync memory as stored', () => {
 		expect(store.raw('one-more')).toBe(encoded);
 		expect(store.raw('k1')).toBeUndefined();
 		expect(store.raw(`k${MAX_ENTRIES - 1}`)).toBe(encoded);
+	});
+});
+
+describe("the process's registry", () => {
+	afterEach(() => forgetProcessMemory());
+
+	it(`holds at most ${MAX_SCOPES} nodes × accounts: the least recently used go, never one whose execution runs`, () => {
+		const running = sharedMemory('wf', 'node', 'running');
+		running.running = 1;
+		const idle = sharedMemory('wf', 'node', 'idle');
+		for (let index = 0; index < MAX_SCOPES + 10; index++) sharedMemory('wf', 'node', `scope-${index}`);
+		expect(registrySize()).toBeLessThanOrEqual(MAX_SCOPES);
+		expect(sharedMemory('wf', 'node', 'running')).toBe(running);
+		expect(sharedMemory('wf', 'node', 'idle')).not.toBe(idle);
+	});
+
+	it('keeps one workflow, node and account apart from every other', () => {
+		const one = sharedMemory('wf-1', 'node', 'scope');
+		expect(sharedMemory('wf-2', 'node', 'scope')).not.toBe(one);
+		expect(sharedMemory('wf-1', 'node-2', 'scope')).not.toBe(one);
+		expect(sharedMemory('wf-1', 'node', 'scope-2')).not.toBe(one);
+		expect(sharedMemory('wf-1', 'node', 'scope')).toBe(one);
 	});
 });

@@ -48,6 +48,7 @@ export class CandidateMemory {
 	private ended = false;
 
 	private constructor(
+		private readonly storedAtOpen: boolean,
 		private readonly creator: boolean,
 		private readonly shared: Shared,
 		private readonly store: NodeStore,
@@ -90,7 +91,12 @@ export class CandidateMemory {
 			// overlaps the first in this process, from the same empty copy), or one n8n started without
 			// it. Asked in turn with the other executions of this process that open now.
 			await shared.inTurn(OPENING, async () => {
-				const marked = await journal.markSaved();
+				let marked = true;
+				try {
+					marked = await journal.markSaved();
+				} catch {
+					// n8n's store did not answer: write nothing rather than risk the other nodes' static data.
+				}
 				writable = !marked || shared.creatorRunning;
 				creator = !marked;
 				if (creator) shared.startCreating();
@@ -115,6 +121,7 @@ export class CandidateMemory {
 		const nodeContext = context.getContext('node');
 		nodeContext[NOTEBOOK] ??= {};
 		const memory = new CandidateMemory(
+			store.loaded,
 			creator,
 			shared,
 			store,
@@ -128,7 +135,11 @@ export class CandidateMemory {
 		if (!writable && typeof context.addExecutionHints === 'function') {
 			context.addExecutionHints({ message: NOT_LOADED_NOTICE, location: 'outputPane' });
 		}
-		await journal.release(store.takePrune());
+		try {
+			await journal.release(store.takePrune());
+		} catch {
+			// The claims stay in n8n's store (rows the saved copy holds are never created again anyway).
+		}
 		return memory;
 	}
 
@@ -159,8 +170,12 @@ export class CandidateMemory {
 		const learned = this.shared.learned.get(key);
 		if (learned) return decodeRow(learned.encoded);
 		if (this.shared.forgotten.has(key)) return undefined;
-		const stored = this.store.get(key) ?? this.notebook[key];
-		if (stored) return stored;
+		const stored = this.store.get(key);
+		const noted = this.notebook[key];
+		// The notebook (an earlier try of this execution, or the failed execution a retry continues) and the saved
+		// copy may each hold what the other missed: for the same candidate, every record either knows was sent.
+		if (stored && noted && stored.s === noted.s) return { s: noted.s, p: noted.p ?? stored.p, r: [...new Set([...(stored.r ?? []), ...(noted.r ?? [])])] };
+		if (noted ?? stored) return noted ?? stored;
 		const legacyKey = this.legacyKeys.get(key);
 		const old = legacyKey === undefined ? undefined : this.legacy.get(legacyKey);
 		return old ? normalRow(old) : undefined;
@@ -226,13 +241,18 @@ export class CandidateMemory {
 	async repair(): Promise<number> {
 		if (!this.ended) {
 			this.ended = true;
-			if (this.store.writable) {
-				for (const [key, learned] of this.shared.learned) if (this.store.raw(key) !== learned.encoded) this.store.set(key, learned.encoded);
-				for (const key of this.shared.forgotten) this.store.forget(key);
-				this.store.noteWrites();
+			try {
+				if (this.store.writable) {
+					for (const [key, learned] of this.shared.learned) if (this.store.raw(key) !== learned.encoded) this.store.set(key, learned.encoded);
+					for (const key of this.shared.forgotten) this.store.forget(key);
+					this.store.noteWrites();
+					// The memory began in this execution's static data (beside other data, or over 0.2.0's): n8n saves it, so mark it.
+					if (!this.storedAtOpen && this.store.loaded && !this.manual) await this.journal.markSaved();
+				}
+			} finally {
+				this.shared.running = Math.max(0, this.shared.running - 1);
+				if (this.creator) this.shared.creating = Math.max(0, this.shared.creating - 1);
 			}
-			this.shared.running = Math.max(0, this.shared.running - 1);
-			if (this.creator) this.shared.creating = Math.max(0, this.shared.creating - 1);
 		}
 		return await this.journal.repair();
 	}

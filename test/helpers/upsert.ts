@@ -1,0 +1,15 @@
+/** The parameters of Candidate → Create or Update as the sync tests map a sheet onto it (e-mail, fields, IT skills as a list). */
+import type { INodeParameters } from 'n8n-workflow';
+
+export function upsertParameters(extra: INodeParameters = {}, fields: INodeParameters = { firstName: '={{ $json.first }}', city: '={{ $json.city }}' }): INodeParameters {
+	return {
+		resource: 'candidate',
+		operation: 'upsert',
+		email: '={{ $json.email }}',
+		additionalFields: fields,
+		recordInput: 'lists',
+		itSkillList: '={{ $json.skills }}',
+		options: { retryDelayMs: 1, concurrency: 10 },
+		...extra,
+	};
+}
