@@ -136,13 +136,17 @@ export async function dataTableRows(rest, { id, projectId }) {
 
 /**
  * Sets up the Data table example in a started stack: creates its table (a fresh one per call,
- * named `<table>_<n>` after the first), points both Data table nodes at it, imports and activates it.
+ * named `<table>_<n>` after the first; `table`: use that one instead), points both Data table
+ * nodes at it, imports and activates it.
  * @returns {Promise<{ workflow, table: { id, projectId, name }, path: string }>}
  */
 let tables = 0;
-export async function setUpDataTableSync(stack, { webhookPath = DATATABLE.webhookPath, name } = {}) {
-	const tableName = tables++ === 0 ? DATATABLE.table : `${DATATABLE.table}_${tables}`;
-	const table = { ...(await createDataTable(stack.rest, tableName)), name: tableName };
+export async function setUpDataTableSync(stack, { webhookPath = DATATABLE.webhookPath, name, table: existing } = {}) {
+	let table = existing;
+	if (!table) {
+		const tableName = tables++ === 0 ? DATATABLE.table : `${DATATABLE.table}_${tables}`;
+		table = { ...(await createDataTable(stack.rest, tableName)), name: tableName };
+	}
 	const json = loadExample('datatable-sync.json');
 	if (name) json.name = name;
 	for (const node of json.nodes.filter((n) => DATATABLE.tableNodes.includes(n.name))) {
