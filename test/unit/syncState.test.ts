@@ -3,7 +3,8 @@
  * was written, and any change to it is refused (garbled, another version, another account), never
  * read as another state.
  */
-import { decodeState, encodeState, profileFields, profilePrint, recordPrint, shortPrint, unknownPrint } from '../../nodes/Recruiting/memory/syncState';
+import { shortPrint } from '../../nodes/Recruiting/memory/keys';
+import { decodeState, encodeState, profileFields, profilePrint, recordPrint, unknownPrint } from '../../nodes/Recruiting/memory/syncState';
 
 const SCOPE = 'AbCdEf0123456789xyzXYZ';
 const ORDER = ['email', 'first_name', 'city', 'phone'];

@@ -18,11 +18,11 @@ import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions } f
 
 import { Journal } from './journal';
 import type { MatchBy } from './keys';
-import { accountScope, fingerprint, legacyAccountScope, legacyRowKey, normaliseKey, rowKey, shortPrint } from './keys';
+import { accountScope, legacyAccountScope, legacyRowKey, normaliseKey, rowKey } from './keys';
 import type { Shared } from './registry';
 import { sharedMemory } from './registry';
 import type { Remembered } from './store';
-import { decodeRow, encodeRow, FIELD, LegacyStore, newGeneration, NodeStore, normalRow, PROFILE_PRINT_BYTES, RECORD_PRINT_BYTES } from './store';
+import { decodeRow, encodeRow, FIELD, LegacyStore, newGeneration, NodeStore, normalRow } from './store';
 
 export type { MatchBy } from './keys';
 export { MATCH_BY_LABEL, fingerprint, normaliseKey } from './keys';
@@ -37,7 +37,7 @@ const OPENING = ' open';
 /** Where in the node's context the execution's notebook lives. */
 const NOTEBOOK = 'recruitingMemoryNotebook';
 
-/** The notice of an execution that did not load the saved memory (output field `memoryNotice`, and an execution hint). */
+/** The execution hint of an execution that did not load the saved memory. */
 export const NOT_LOADED_NOTICE =
 	"n8n gave this execution no saved memory of this node (a queue-mode worker of n8n 2.40 or later, or a retry with the original workflow), so nothing was written to the workflow's static data (writing would have replaced what every node of the workflow keeps there). Rows created here are remembered by this n8n process and claimed in n8n's deduplication store; a row that brings its Candidate Slug and Sync State is exact anywhere.";
 
@@ -145,7 +145,7 @@ export class CandidateMemory {
 
 	/**
 	 * Why this execution's memory is not saved in the workflow's static data (undefined: it is, or
-	 * it is a manual execution, which n8n never saves). For the output field `memoryNotice`.
+	 * it is a manual execution, which n8n never saves). The execution hint's text.
 	 */
 	get notice(): string | undefined {
 		return this.store.writable ? undefined : NOT_LOADED_NOTICE;
@@ -272,5 +272,4 @@ export class CandidateMemory {
  * forms of `fingerprint` (6 and 4 bytes; among the few records of one row two prints meet with a
  * chance of about 1 in a billion). Compare what `recall` gives with these, not with `fingerprint`.
  */
-export const profilePrint = (fields: IDataObject): string => shortPrint(fingerprint('profile', fields), PROFILE_PRINT_BYTES);
-export const recordPrint = (type: string, body: IDataObject): string => shortPrint(fingerprint(type, body), RECORD_PRINT_BYTES);
+export { profilePrint, recordPrint } from './syncState';

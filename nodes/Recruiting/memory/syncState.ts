@@ -24,13 +24,12 @@
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { fingerprint, normaliseKey } from './keys';
+import { fingerprint, normaliseKey, shortPrint } from './keys';
+import { PROFILE_PRINT_BYTES as PROFILE_BYTES, RECORD_PRINT_BYTES as RECORD_BYTES } from './store';
 
 const VERSION = '1';
 const SCOPE_LENGTH = 6;
 const CHECK_LENGTH = 4;
-const PROFILE_BYTES = 6;
-const RECORD_BYTES = 4;
 const PROFILE_LENGTH = 8;
 const RECORD_LENGTH = 6;
 const PRINT = /^[\w-]*$/;
@@ -46,12 +45,6 @@ export interface SentState {
 export type StateProblem = 'garbled' | 'version' | 'account';
 
 const hash = (text: string) => createHash('sha256').update(text).digest('base64url');
-
-/** `bytes` bytes of a hash of `print` (the form the memory keeps; a print already that short is itself). */
-export function shortPrint(print: string, bytes: number): string {
-	if (print.length === Math.ceil((bytes * 4) / 3) && PRINT.test(print)) return print;
-	return createHash('sha256').update(print).digest().subarray(0, bytes).toString('base64url');
-}
 
 /** The profile as the service compares it: e-mail and phone as the match normalises them. */
 function comparable(fields: IDataObject): IDataObject {
