@@ -34,7 +34,7 @@ const remembering = { memoryAction: ['remember'] };
 export const description: INodeProperties[] = [
 	{
 		displayName:
-			'For an exact sync wherever it runs (manual test runs, queue mode, several instances): write each output\'s "slug" and "syncState" back to the row (a sheet column, a Data table) and map them to Candidate Slug and Sync State.',
+			'For an exact sync wherever it runs (manual test runs, queue mode, after a restart): write each output\'s "slug" and "syncState" back to the row (a sheet column, a Data table) and map them to Candidate Slug and Sync State.',
 		name: 'upsertNotice',
 		type: 'notice',
 		default: '',
