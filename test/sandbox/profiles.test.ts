@@ -15,7 +15,7 @@ afterAll(async () => {
 	await Promise.all(started.splice(0).map(async (sandbox) => await sandbox.close()));
 });
 
-async function sandboxWith(faults: Parameters<typeof startSandbox>[0]['faults']): Promise<Sandbox> {
+async function sandboxWith(faults: NonNullable<Parameters<typeof startSandbox>[0]>['faults']): Promise<Sandbox> {
 	const sandbox = await startSandbox({ faults });
 	started.push(sandbox);
 	return sandbox;
