@@ -66,7 +66,10 @@ async function agentView(stack_) {
 			const before = stack_.sandbox.requests.length;
 			// as an agent's next turn: after n8n ended (and saved) the first call's execution
 			const { result } = await callToolSettled(stack_, setup, client, AGENT_TOOLS.tools.upsert, args);
-			const sent = stack_.sandbox.requests.length - before;
+			const requests = stack_.sandbox.requests.slice(before);
+			// what the service received besides reading a reference list (the languages' names are resolved in each execution)
+			const sent = requests.filter((r) => r.method !== 'GET').length;
+			const reads = requests.length - sent;
 			const text = resultText(result);
 			let shown = text;
 			try {
@@ -77,7 +80,7 @@ async function agentView(stack_) {
 			} catch {
 				failed = true;
 			}
-			lines.push(`   ${AGENT_TOOLS.tools.upsert}(${JSON.stringify(args)}), ${attempt}: ${result.isError ? 'ERROR ' : ''}${shown} (${sent} requests sent to the service)`);
+			lines.push(`   ${AGENT_TOOLS.tools.upsert}(${JSON.stringify(args)}), ${attempt}: ${result.isError ? 'ERROR ' : ''}${shown} (${sent} requests sent to the service${reads > 0 ? `, ${reads} reference-list read${reads > 1 ? 's' : ''}` : ''})`);
 		}
 		const bad = await client.callTool({ name: AGENT_TOOLS.tools.upsert, arguments: { email: 'ada@example.test', birthday: '31.02.2024' } });
 		if (bad.isError !== true) failed = true;

@@ -16,7 +16,7 @@
 //            flaky): the node with Concurrency Mode Auto against Fixed 5, 20 and 50, and n8n's HTTP
 //            Request node at its defaults (no batching: every item at once), creations only:
 //            rows per minute, requests answered 429 / 503, CPU per row, items failed
-// Prints the tables and the targets; the last line is `BENCH {json}` (see README, "What to expect").
+// Prints the tables and the targets; the last line is `BENCH {json}` (see docs/benchmarks.md, "What to expect: speed, measured").
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

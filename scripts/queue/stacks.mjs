@@ -47,7 +47,7 @@ async function prepare(n8n, baseUrl) {
 	return { rest, credential, workflow };
 }
 
-/** The environment main and workers share in queue mode (see README "Running in queue mode"). */
+/** The environment main and workers share in queue mode (see docs/queue-mode.md). */
 export function queueEnv({ pg, redis, encryptionKey }) {
 	return {
 		EXECUTIONS_MODE: 'queue',

@@ -225,3 +225,40 @@ describe('candidate.upsert: overlapping executions (n8n saves the static data of
 		expect(JSON.stringify(harness.staticData)).toBe(saved);
 	}, 60_000);
 });
+
+describe('candidate.upsert: a language name that matches nothing (issue 27, item 4)', () => {
+	const klingon = (tag: string): IDataObject[] => [{ email: `${tag}@example.test`, first: 'Worf', city: 'Berlin', skills: 'SQL: 3', languages: 'Klingon: 3' }];
+	const withLanguages = (options: IDataObject = {}): INodeParameters => ({
+		languageList: '={{ $json.languages }}',
+		options: { retryDelayMs: 1, concurrency: 10, ...options },
+	});
+	const stored = (email: unknown) => sandbox().candidates(1).filter((candidate) => candidate.email === email);
+
+	it('Fail Item on Record Error: the item fails naming the record, the value and the closest languages; nothing is sent', async () => {
+		const harness = new Harness(emailCredential(sandbox(), ALICE));
+		const sheet = klingon('klingon.fail');
+		const { result, outputs, writes } = await runRows(harness, sheet, withLanguages({ failOnRecordError: true }));
+		expect(outputs[0].error).toMatch(/^language 1 \("Klingon"\): "Language": no language is named "Klingon"\. Closest: "[^"]+" \(ID \d+\)/);
+		expect((result.items[0].error as { description?: string }).description).toContain('Nothing was sent');
+		expect(result.items[0].pairedItem).toEqual({ item: 0 });
+		expect(writes).toEqual([]);
+		expect(stored(sheet[0].email)).toEqual([]);
+		// Nothing was created or claimed: the row with a language that exists is created on the next run.
+		const fixed = await runRows(harness, [{ ...sheet[0], languages: 'English: 3' }], withLanguages({ failOnRecordError: true }));
+		expect(fixed.outputs[0]).toMatchObject({ action: 'created', summary: { added: 2, failed: 0 } });
+		expect(stored(sheet[0].email)).toHaveLength(1);
+	}, 60_000);
+
+	it('without the option: the candidate is created and the language reported failed (as Import does); the next run sends nothing and reports it again', async () => {
+		const harness = new Harness(emailCredential(sandbox(), ALICE));
+		const sheet = klingon('klingon.report');
+		const { outputs, writes } = await runRows(harness, sheet, withLanguages());
+		expect(outputs[0]).toMatchObject({ action: 'created', summary: { records: 2, added: 1, failed: 1 } });
+		expect(outputs[0].message).toMatch(/Failed: language 1 \("Klingon"\): "Language": no language is named "Klingon"\. Closest: /);
+		expect(count(writes, `POST ${CANDIDATE}/language`)).toBe(0);
+		expect(stored(sheet[0].email)).toHaveLength(1);
+		const again = await runRows(harness, sheet, withLanguages());
+		expect(again.writes).toEqual([]);
+		expect(again.outputs[0]).toMatchObject({ slug: outputs[0].slug, action: 'unchanged', summary: { failed: 1 } });
+	}, 60_000);
+});

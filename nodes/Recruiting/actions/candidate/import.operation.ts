@@ -106,15 +106,19 @@ function checkInput(context: IExecuteFunctions, itemIndex: number, givenSlug: st
 	const fields = readCandidateFields(context, itemIndex, IMPORT_LAYOUT);
 	const profile = validateBody(context, itemIndex, givenSlug ? profileSchema : newCandidateSchema, fields, labels);
 	const planned = planRecords(context, itemIndex);
-	const invalid = planned.filter((record) => record.problem !== undefined);
-	if (failOnRecordError && invalid.length > 0) {
-		const [first, ...rest] = invalid.map((record) => `${describeRecord(record)}: ${record.problem}`);
-		throw new NodeOperationError(context.getNode(), first, {
-			itemIndex,
-			description: `Nothing was sent. ${rest.length > 0 ? `Also: ${rest.join('; ')}` : ''}`.trim(),
-		});
-	}
+	if (failOnRecordError) failOnInvalidRecords(context, itemIndex, planned);
 	return { profile, planned };
+}
+
+/** With "Fail Item on Record Error": fails the item, before anything is sent, when a record cannot be sent (the first one named, the others in the description). */
+export function failOnInvalidRecords(context: IExecuteFunctions, itemIndex: number, planned: PlannedRecord[]): void {
+	const invalid = planned.filter((record) => record.problem !== undefined);
+	if (invalid.length === 0) return;
+	const [first, ...rest] = invalid.map((record) => `${describeRecord(record)}: ${record.problem}`);
+	throw new NodeOperationError(context.getNode(), first, {
+		itemIndex,
+		description: `Nothing was sent. ${rest.length > 0 ? `Also: ${rest.join('; ')}` : ''}`.trim(),
+	});
 }
 
 /** The profile fields an update can carry: all but the ones only Create takes (Source, Employee). */

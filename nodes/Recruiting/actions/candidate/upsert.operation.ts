@@ -23,7 +23,7 @@ import type { CandidateField } from '../shared/candidateProfile';
 import { CANDIDATE_UPDATE_FIELDS, candidateLabels, candidateWireName } from '../shared/candidateProfile';
 import { itemParameter } from '../shared/parameters';
 import type { ImportInput, RecordResult } from './import.operation';
-import { importRow, readImport, resolveRecordNames, updatableProfile } from './import.operation';
+import { failOnInvalidRecords, importRow, readImport, resolveRecordNames, updatableProfile } from './import.operation';
 import { importParameters } from './import/description';
 import type { PlannedRecord } from './import/plan';
 import { describeRecord } from './import/plan';
@@ -34,7 +34,7 @@ const remembering = { memoryAction: ['remember'] };
 export const description: INodeProperties[] = [
 	{
 		displayName:
-			'For an exact sync wherever it runs (manual test runs, queue mode, several instances): write each output\'s "slug" and "syncState" back to the row (a sheet column, a Data table) and map them to Candidate Slug and Sync State.',
+			'For an exact sync wherever it runs (manual test runs, queue mode, after a restart): write each output\'s "slug" and "syncState" back to the row (a sheet column, a Data table) and map them to Candidate Slug and Sync State.',
 		name: 'upsertNotice',
 		type: 'notice',
 		default: '',
@@ -285,6 +285,8 @@ async function createOrUpdate(
 	// Prints of what the service receives: names resolved to IDs (the earlier versions' prints, of the bodies as written, still count).
 	const written = new Map(input.planned.flatMap((record) => (record.body && !record.problem ? [[record, { ...record.body }] as const] : [])));
 	await resolveRecordNames(context, itemIndex, run, input.planned);
+	// A name that matches nothing fails the row before its candidate is created (readImport failed the other invalid records).
+	if (input.failOnRecordError) failOnInvalidRecords(context, itemIndex, input.planned);
 	const remembered = memory.recall(key);
 	let known: Known | undefined;
 	if (given) {
