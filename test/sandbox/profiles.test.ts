@@ -9,13 +9,14 @@ import type { CliFlags } from './cli-options';
 import { PROFILES } from './profiles';
 import { startSandbox, TOKEN_LOCATIONS } from './server';
 import type { Sandbox } from './server';
+import type { FaultConfig } from './types';
 
 const started: Sandbox[] = [];
 afterAll(async () => {
 	await Promise.all(started.splice(0).map(async (sandbox) => await sandbox.close()));
 });
 
-async function sandboxWith(faults: NonNullable<Parameters<typeof startSandbox>[0]>['faults']): Promise<Sandbox> {
+async function sandboxWith(faults: FaultConfig): Promise<Sandbox> {
 	const sandbox = await startSandbox({ faults });
 	started.push(sandbox);
 	return sandbox;

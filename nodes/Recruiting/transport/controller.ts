@@ -93,8 +93,13 @@ export class Controller {
 
 	private baseLatency = Number.POSITIVE_INFINITY;
 
-	/** Times of the answers not throttled in the last second (the accepted rate), and of the run's first answer. */
+	/**
+	 * Times of the answers not throttled (the accepted rate): those from `acceptedFrom` on are of
+	 * the last second; the older ones are dropped in batches (no shift per answer).
+	 */
 	private accepted: number[] = [];
+
+	private acceptedFrom = 0;
 
 	private firstAnswer?: number;
 
@@ -123,11 +128,6 @@ export class Controller {
 	/** The learned send rate per second, or undefined (none learned). */
 	get sendRate(): number | undefined {
 		return this.rate;
-	}
-
-	/** The most items ever in flight at once: what the router provisions for. */
-	get ceiling(): number {
-		return this.settings.mode === 'auto' ? this.settings.maxConcurrency : this.settings.concurrency;
 	}
 
 	/**
@@ -211,14 +211,22 @@ export class Controller {
 	private countAccepted(now: number): void {
 		this.firstAnswer ??= now;
 		this.accepted.push(now);
-		while (this.accepted.length > 0 && this.accepted[0] <= now - 1000) this.accepted.shift();
+		this.forgetAccepted(now);
+	}
+
+	private forgetAccepted(now: number): void {
+		while (this.acceptedFrom < this.accepted.length && this.accepted[this.acceptedFrom] <= now - 1000) this.acceptedFrom += 1;
+		if (this.acceptedFrom > 1024 && this.acceptedFrom * 2 > this.accepted.length) {
+			this.accepted = this.accepted.slice(this.acceptedFrom);
+			this.acceptedFrom = 0;
+		}
 	}
 
 	/** Answers accepted in the last second, per second (over the time since the first answer in a run younger than that). */
 	private acceptedRate(now: number): number {
-		while (this.accepted.length > 0 && this.accepted[0] <= now - 1000) this.accepted.shift();
+		this.forgetAccepted(now);
 		this.firstAnswer ??= now;
-		return (this.accepted.length * 1000) / Math.min(1000, Math.max(100, now - this.firstAnswer));
+		return ((this.accepted.length - this.acceptedFrom) * 1000) / Math.min(1000, Math.max(100, now - this.firstAnswer));
 	}
 
 	/** A 429: the send rate drops to β times what the service accepted, and slow start ends. */
