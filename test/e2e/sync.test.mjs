@@ -305,9 +305,12 @@ describe(`issue 25: the sync in real n8n ${line}.x`, { timeout: 15 * 60_000 }, (
 	test('datatable-sync.json: the state in an n8n Data table; the same rows again send nothing, a changed row one update, and a fresh copy of the workflow finds the state in the table', async () => {
 		const rows = Array.from({ length: 8 }, (_, i) => ({ email: `Sync.Table.${line}.${i + 1}@Example.test`, first_name: 'Row', last_name: String(i + 1), city: 'Dresden' }));
 		const sync = await setUpDataTableSync(stack, { webhookPath: `e2e-table-${line}`, name: 'e2e sync: data table' });
-		const first = await call(sync, rows);
+		// with one broken row: it leaves on the error output ("Failed rows") and is not saved in the table
+		const first = await call(sync, [...rows, { email: 'not-an-email', first_name: 'Broken', last_name: 'Row', city: 'Kiel' }]);
 		assert.equal(first.status, 'success', JSON.stringify(first.error ?? null));
 		assert.deepEqual(results(first, DATATABLE.upsertNode), rows.map(() => 'created'));
+		assert.equal(out(first, 'Failed rows').length, 1);
+		assert.match(String(out(first, DATATABLE.upsertNode, 1)[0]?.error), /e-?mail/i);
 		const table = await dataTableRows(stack.rest, sync.table);
 		assert.equal(table.length, rows.length, JSON.stringify(table));
 		for (const json of out(first, DATATABLE.upsertNode)) {
