@@ -283,6 +283,25 @@ describe(`n8n ${line}.x editor in chromium`, { timeout: 10 * 60_000, skip }, () 
 		await closeNode();
 	});
 
+	test('a version 1 node says which Concurrency Mode default applies and how to switch; a version 1.1 node does not (issue 26)', async () => {
+		const parameters = { resource: 'candidate', operation: 'update', candidateSlug: 'x', updateFields: { city: 'Berlin' } };
+		const wf = await stack.rest.importWorkflow({
+			name: 'Editor test: node versions',
+			nodes: [recruitingNode('Version 1', parameters, [0, 0]), { ...recruitingNode('Version 1.1', parameters, [300, 0]), typeVersion: 1.1 }],
+			connections: {},
+		});
+		await page.goto(`${stack.n8n.url}/workflow/${wf.id}`);
+		await openNode('Version 1');
+		await page.locator('[data-test-id="ndv"]').getByText(/This node is version 1/).first().waitFor();
+		await screenshot('version-1-notice');
+		assert.match(await page.locator('[data-test-id="ndv"]').innerText(), /it sends 5 items at a time unless Options set otherwise.*Concurrency Mode Auto/s);
+		await closeNode();
+		await openNode('Version 1.1');
+		await page.locator('[data-test-id="parameter-input-candidateSlug"]').first().waitFor();
+		assert.doesNotMatch(await page.locator('[data-test-id="ndv"]').innerText(), /This node is version 1/);
+		await closeNode();
+	});
+
 	test('Business Area: short label shown in full, entries English first as every dropdown (issue 15.9)', async () => {
 		const wf = await stack.rest.importWorkflow({
 			name: 'Editor test: business area',

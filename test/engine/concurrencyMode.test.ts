@@ -80,6 +80,12 @@ describe('which mode applies', () => {
 		expect(state.max).toBe(3);
 	});
 
+	it('version 1.1 with Concurrent Requests set and no Concurrency Mode: Fixed at that number', async () => {
+		const state = service(40);
+		await new Harness(credential).run({ parameters: create({ concurrency: 8 }), items: rows(60), typeVersion: 1.1 });
+		expect(state.max).toBe(8);
+	});
+
 	it('version 1 with Concurrency Mode Auto adapts', async () => {
 		const state = service(40);
 		await new Harness(credential).run({ parameters: create({ concurrencyMode: 'auto' }), items: rows(200), typeVersion: 1 });

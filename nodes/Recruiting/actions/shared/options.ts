@@ -56,7 +56,7 @@ export const requestOptionFields: INodeProperties[] = [
 		],
 		default: 'auto',
 		description:
-			'Default when this option is not added: Auto in node version 1.1 and later, Fixed (5 Concurrent Requests) in version 1 (the node\'s version is shown in its settings)',
+			'When not added: Fixed if Concurrent Requests is set, else Auto in node version 1.1 and later, Fixed (5 Concurrent Requests) in version 1',
 	},
 	{
 		displayName: 'Concurrent Requests',
@@ -65,7 +65,7 @@ export const requestOptionFields: INodeProperties[] = [
 		typeOptions: { minValue: 1, maxValue: 50, numberPrecision: 0 },
 		default: 5,
 		description:
-			'With Concurrency Mode Fixed: how many input items are sent to the service at the same time. 1 sends them one after another. Output order and item pairing do not depend on it.',
+			'With Concurrency Mode Fixed (the mode when only this is set): how many input items are sent at the same time. 1 sends them one after another. Output order and pairing do not depend on it.',
 	},
 	{
 		displayName: 'Max Concurrency',
@@ -162,7 +162,9 @@ export function requestSettings(context: IExecuteFunctions): RequestSettings {
 		const parsed = typeof value === 'number' ? value : Number(value);
 		return Number.isFinite(parsed) ? Math.min(max, Math.max(min, parsed)) : fallback;
 	};
-	const auto = options.concurrencyMode === 'auto' || (options.concurrencyMode !== 'fixed' && context.getNode().typeVersion >= AUTO_SINCE_VERSION);
+	// Without Concurrency Mode: Fixed when Concurrent Requests is set (the user chose a number), else the version's default.
+	const byDefault = options.concurrency === undefined && context.getNode().typeVersion >= AUTO_SINCE_VERSION;
+	const auto = options.concurrencyMode === 'auto' || (options.concurrencyMode !== 'fixed' && byDefault);
 	return {
 		concurrencyMode: auto ? 'auto' : 'fixed',
 		concurrency: Math.floor(number(options.concurrency, 5, 1, 50)),
