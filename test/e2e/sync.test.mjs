@@ -231,11 +231,11 @@ describe(`issue 25: the sync in real n8n ${line}.x`, { timeout: 15 * 60_000 }, (
 		assert.equal(out(second, NODE)[0].syncState, outputs[0].syncState, 'an unchanged row keeps its state');
 	});
 
-	test('the rows\' state made through one credential is taken by another credential of the same login (as on another n8n instance)', async () => {
+	test('the rows\' state made through one credential is taken by another credential of the same login (as on another n8n instance), its Base URL with a trailing slash', async () => {
 		const rows = rowsOf('other-credential', 3);
 		const first = out(await call(await install('other-credential-a'), rows), NODE);
 		assert.deepEqual(first.map((json) => json.action), rows.map(() => 'created'));
-		const elsewhere = await install('other-credential-b', { withState: true });
+		const elsewhere = await install('other-credential-b', { withState: true, data: credentialData(`${stack.sandbox.url}/`, 'emailPassword') });
 		const from = stack.sandbox.requests.length;
 		const second = await call(elsewhere, rows.map((row, i) => ({ ...row, candidateSlug: first[i].slug, syncState: first[i].syncState })));
 		assert.deepEqual(results(second), rows.map(() => 'unchanged'));

@@ -4,12 +4,12 @@
  * need wire answers the sandbox does not give: test/engine/syncDefects.test.ts). The defect tests
  * failed on the code before their fix.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { Harness } from '../helpers/harness';
 import { fingerprint } from '../../nodes/Recruiting/memory/keys';
 import { encodeState } from '../../nodes/Recruiting/memory/syncState';
-import { ALICE, BOB, emailCredential, useSandbox } from '../helpers/sandbox';
+import { ALICE, BOB, emailCredential, storedCandidate, tokenCredential, useSandbox } from '../helpers/sandbox';
 
 const sandbox = useSandbox();
 const CANDIDATE = '/gin/v1/company/candidate';
@@ -134,6 +134,86 @@ describe('§1 the state in the rows', () => {
 		const foreign = await runRows(bob, [good], fromRow);
 		expect(foreign.writes).toEqual([]);
 		expect(String(foreign.outputs[0].error)).toMatch(/another account/);
+	});
+
+	describe("the state belongs to the service account, not to the n8n credential (as on another n8n instance)", () => {
+		/** A node with an empty memory using another n8n credential (another id) with `data`. */
+		function elsewhere(data: ICredentialDataDecryptedObject): Harness {
+			const harness = new Harness();
+			harness.credentialId = 'cred-elsewhere';
+			harness.setCredential(data);
+			return harness;
+		}
+
+		it('another credential of the same login takes it, also with the Base URL given a trailing slash, in upper case or with the other scheme', async () => {
+			const sheet = rows(2, 'samelogin');
+			const first = await runRows(new Harness(emailCredential(sandbox(), ALICE)), sheet, fromRow);
+			const back = writtenBack(sheet, first.outputs);
+			const url = sandbox().url;
+			const variants = [
+				emailCredential(sandbox(), ALICE),
+				emailCredential(sandbox(), ALICE, { baseUrl: `${url}/` }),
+				emailCredential(sandbox(), ALICE, { baseUrl: ` ${url.toUpperCase()}// `, email: ` ${ALICE.email.toUpperCase()} ` }),
+			];
+			for (const data of variants) {
+				const same = await runRows(elsewhere(data), back, fromRow);
+				expect(same.outputs.map((json) => json.error ?? json.action)).toEqual(['unchanged', 'unchanged']);
+				expect(same.writes).toEqual([]);
+				expect(same.outputs.map((json) => json.syncState)).toEqual(back.map((row) => row.state));
+			}
+			// https:// for the sandbox's http:// (an edited scheme; the sandbox speaks only http, and nothing is sent for unchanged rows).
+			const https = await runRows(elsewhere(emailCredential(sandbox(), ALICE, { baseUrl: url.replace(/^http:/, 'https:') })), back, fromRow);
+			expect(https.outputs.map((json) => json.error ?? json.action)).toEqual(['unchanged', 'unchanged']);
+			// A changed row through another credential with a trailing slash: only the change is sent.
+			const changed = back.map((row, index) => (index === 0 ? { ...row, city: 'Hamburg' } : row));
+			const update = await runRows(elsewhere(emailCredential(sandbox(), ALICE, { baseUrl: `${url}/` })), changed, fromRow);
+			expect(update.writes).toEqual([`PUT ${CANDIDATE}`]);
+			expect(update.outputs.map((json) => json.action)).toEqual(['updated', 'unchanged']);
+			expect(storedCandidate(sandbox(), back[0].slug, ALICE.companyId).city).toBe('Hamburg');
+		});
+
+		it('another login (another account) is refused, through any credential; so is another service address', async () => {
+			const [row] = rows(1, 'otherlogin');
+			const first = await runRows(new Harness(emailCredential(sandbox(), ALICE)), [row], fromRow);
+			const [back] = writtenBack([row], first.outputs);
+			const refused = [
+				emailCredential(sandbox(), BOB),
+				// the same login at another address (another host, or a path: another service)
+				emailCredential(sandbox(), ALICE, { baseUrl: sandbox().url.replace('127.0.0.1', 'localhost') }),
+				emailCredential(sandbox(), ALICE, { baseUrl: `${sandbox().url}/other` }),
+			];
+			for (const data of refused) {
+				const other = await runRows(elsewhere(data), [back], fromRow);
+				expect(other.writes).toEqual([]);
+				expect(String(other.outputs[0].error)).toMatch(/Sync State belongs to another account/);
+			}
+		});
+
+		it('a token or key credential: the state goes by the service address and the mode (the node cannot tell the account without the secret)', async () => {
+			const [row] = rows(1, 'tokenstate');
+			const first = await runRows(new Harness(tokenCredential(sandbox(), sandbox().issueToken(ALICE.email))), [row], fromRow);
+			expect(first.outputs[0].action).toBe('created');
+			const [back] = writtenBack([row], first.outputs);
+			// Another credential with another token of the same account (a rotated token, another n8n instance): taken.
+			const rotated = await runRows(elsewhere(tokenCredential(sandbox(), sandbox().issueToken(ALICE.email))), [back], fromRow);
+			expect(rotated.outputs[0]).toMatchObject({ action: 'unchanged', syncState: back.state });
+			// Through Email and Password, even of the same account: another mode, refused.
+			const login = await runRows(elsewhere(emailCredential(sandbox(), ALICE)), [back], fromRow);
+			expect(String(login.outputs[0].error)).toMatch(/Sync State belongs to another account/);
+			expect(login.writes).toEqual([]);
+			// The limit: a token of another account of the same service is not detected. An unchanged row sends nothing;
+			// a changed one goes to the slug, which the sandbox answers 404 for another company's candidate (the service's
+			// description does not say what it answers): reported in profileError, nothing changed in Alice's candidate.
+			const bob = elsewhere(tokenCredential(sandbox(), sandbox().issueToken(BOB.email)));
+			const unnoticed = await runRows(bob, [back], fromRow);
+			expect(unnoticed.writes).toEqual([]);
+			expect(unnoticed.outputs[0].action).toBe('unchanged');
+			const changed = await runRows(bob, [{ ...back, city: 'Hamburg' }], fromRow);
+			expect(changed.writes).toEqual([`PUT ${CANDIDATE}`]);
+			expect(changed.outputs[0]).toMatchObject({ action: 'unchanged', profileUpdated: false });
+			expect(String(changed.outputs[0].profileError)).toMatch(/HTTP 404/);
+			expect(storedCandidate(sandbox(), back.slug, ALICE.companyId).city).toBe('Berlin');
+		});
 	});
 
 	it('a state without its slug fails the item; a slug without a state uses the memory (or sends all)', async () => {

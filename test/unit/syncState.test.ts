@@ -3,7 +3,7 @@
  * was written, and any change to it is refused (garbled, another version, another account), never
  * read as another state.
  */
-import { shortPrint } from '../../nodes/Recruiting/memory/keys';
+import { accountScope, serviceAddress, shortPrint, stateScope } from '../../nodes/Recruiting/memory/keys';
 import { decodeState, encodeState, profileFields, profilePrint, recordPrint, unknownPrint } from '../../nodes/Recruiting/memory/syncState';
 
 const SCOPE = 'AbCdEf0123456789xyzXYZ';
@@ -54,5 +54,56 @@ describe('syncState', () => {
 		const earlier = '9Xq2-abcdefg';
 		expect(profileFields(earlier, ORDER)).toBeUndefined();
 		expect(profileFields(shortPrint(earlier, 6), ORDER)).toBeUndefined();
+	});
+});
+
+describe('the state scope: the service account, not the n8n credential nor a secret', () => {
+	it('the service address ignores scheme, case, a default port, user info, query, fragment and trailing slashes', () => {
+		const same = [
+			'https://api.example.com',
+			'http://api.example.com',
+			'https://api.example.com/',
+			'  HTTPS://API.Example.COM//  ',
+			'https://api.example.com:443',
+			'http://api.example.com:80/',
+			'http://api.example.com:443',
+			'https://user@api.example.com/?x=1#top',
+			'https://api.example.com./',
+			'api.example.com',
+		];
+		for (const url of same) expect([url, serviceAddress(url)]).toEqual([url, 'api.example.com']);
+		expect(serviceAddress('http://127.0.0.1:8080/')).toBe('127.0.0.1:8080');
+		expect(serviceAddress('https://api.example.com/Recruiting/')).toBe('api.example.com/recruiting');
+		expect(serviceAddress('https://api.example.com//recruiting//')).toBe('api.example.com/recruiting');
+		// Another host, port or path is another service.
+		for (const other of ['https://example.com', 'https://api.example.com:8443', 'https://api.example.com/v2', 'https://localhost']) {
+			expect(serviceAddress(other)).not.toBe('api.example.com');
+		}
+		// Not a URL: the text itself, the same rules where they apply; never a throw.
+		expect(serviceAddress('https://exa mple.com/')).toBe('exa mple.com');
+		expect(serviceAddress(undefined)).toBe('');
+	});
+
+	const login = (extra: Record<string, string> = {}) => ({ baseUrl: 'https://api.example.com', authentication: 'emailPassword', email: 'ana@example.com', password: 'one', ...extra });
+
+	it('Email and Password: the address and the login e-mail (lower case, trimmed); never the password or the n8n credential', () => {
+		const scope = stateScope(login());
+		expect(stateScope(login({ baseUrl: 'http://API.example.com:443/', email: '  Ana@Example.COM ' }))).toBe(scope);
+		expect(stateScope(login({ password: 'two', sessionToken: 'x' }))).toBe(scope);
+		expect(stateScope(login({ email: 'bob@example.com' }))).not.toBe(scope);
+		expect(stateScope(login({ baseUrl: 'https://other.example.com' }))).not.toBe(scope);
+		// The memory's scope stays the credential's: another credential id is another memory.
+		expect(accountScope(login(), 'cred-1')).not.toBe(accountScope(login(), 'cred-2'));
+		expect(accountScope(login(), 'cred-1')).not.toBe(scope);
+	});
+
+	it('Access Token and API Key: the address and the mode; never the secret', () => {
+		const token = (accessToken: string, baseUrl = 'https://api.example.com') => stateScope({ baseUrl, authentication: 'accessToken', accessToken });
+		const key = (apiKey: string) => stateScope({ baseUrl: 'https://api.example.com', authentication: 'apiKey', apiKey, apiKeyHeader: 'Authorization' });
+		expect(token('a')).toBe(token('b', 'http://api.example.com/'));
+		expect(key('a')).toBe(key('b'));
+		expect(new Set([token('a'), key('a'), stateScope(login())]).size).toBe(3);
+		// No e-mail left in a token credential's fields counts.
+		expect(stateScope({ baseUrl: 'https://api.example.com', authentication: 'accessToken', accessToken: 'a', email: 'old@example.com' })).toBe(token('a'));
 	});
 });

@@ -18,7 +18,7 @@ import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions } f
 
 import { Journal } from './journal';
 import type { MatchBy } from './keys';
-import { accountScope, legacyAccountScope, legacyRowKey, normaliseKey, rowKey } from './keys';
+import { accountScope, legacyAccountScope, legacyRowKey, normaliseKey, rowKey, stateScope } from './keys';
 import type { Shared } from './registry';
 import { sharedMemory } from './registry';
 import type { Remembered } from './store';
@@ -56,6 +56,7 @@ export class CandidateMemory {
 		private readonly journal: Journal,
 		private readonly scope: string,
 		private readonly legacyScope: string,
+		private readonly rowStateScope: string,
 		private readonly notebook: Record<string, Remembered>,
 		private readonly manual: boolean,
 	) {}
@@ -129,6 +130,7 @@ export class CandidateMemory {
 			journal,
 			scope,
 			legacyAccountScope(credentials),
+			stateScope(credentials),
 			nodeContext[NOTEBOOK] as Record<string, Remembered>,
 			manual,
 		);
@@ -257,9 +259,19 @@ export class CandidateMemory {
 		return await this.journal.repair();
 	}
 
-	/** The account scope (a hash) the memory is kept under; the sync state carries a few characters of it. */
+	/** The account scope (a hash) the memory is kept under: the n8n credential and its login. */
 	get accountScope(): string {
 		return this.scope;
+	}
+
+	/**
+	 * The scope (a hash) of the rows' sync state: the service account (its address and login, or
+	 * for a token or key its address and the mode), not the n8n credential, so that another
+	 * credential of the same login, on this n8n instance or another, takes the state. The sync
+	 * state carries a few characters of it.
+	 */
+	get stateScope(): string {
+		return this.rowStateScope;
 	}
 
 	get journalAvailable(): boolean {

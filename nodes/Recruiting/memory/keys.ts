@@ -7,6 +7,10 @@
  *   API key keeps the memory) nor the Base URL (a trailing slash or a corrected address keeps it).
  *   A node pointed at another credential, or a credential edited to sign in as another e-mail,
  *   starts an empty memory: it never reuses slugs that belong elsewhere;
+ * - the state scope: the service account a row's `syncState` belongs to, the same through every
+ *   credential and n8n instance that reaches it: the service address (normalised) and, for a
+ *   login, its e-mail; for an access token or API key (whose account the node cannot learn
+ *   without the secret) the service address and the authentication mode;
  * - a row's key: its e-mail (case and spaces ignored), phone (digits only) or any stable value;
  * - fingerprints of the profile fields and of each record sent.
  */
@@ -66,6 +70,44 @@ export function accountScope(credentials: ICredentialDataDecryptedObject, creden
 		where = `url:${base.replace(/^[a-z]+:\/\//, '').replace(/[/?#].*$/, '')}`;
 	}
 	return digest(['recruiting-account-2', where, mode, login]);
+}
+
+/**
+ * The service address as it names the service: the Base URL without its scheme, user info, query
+ * and fragment, a default port (80, 443) or trailing slashes, in lower case. `http://api.example.com`,
+ * `https://API.example.com:443/` and `api.example.com` are one service; another host or path is
+ * another.
+ */
+export function serviceAddress(baseUrl: unknown): string {
+	const text = typeof baseUrl === 'string' ? baseUrl.trim().toLowerCase() : '';
+	let host: string;
+	let path: string;
+	try {
+		const url = new URL(/^[a-z][a-z\d+.-]*:\/\//.test(text) ? text : `http://${text}`);
+		host = url.host;
+		path = url.pathname;
+	} catch {
+		// Not a URL (the node's requests then fail with their own message): the text without scheme, user info, query, fragment.
+		const rest = text.replace(/^[a-z][a-z\d+.-]*:\/\//, '').replace(/[?#].*$/, '').replace(/^[^/@]*@/, '');
+		const slash = rest.indexOf('/');
+		host = slash === -1 ? rest : rest.slice(0, slash);
+		path = slash === -1 ? '' : rest.slice(slash);
+	}
+	return `${host.replace(/\.?(:(80|443))?$/, '')}${path.replace(/\/{2,}/g, '/').replace(/\/+$/, '')}`;
+}
+
+/**
+ * The account a row's `syncState` belongs to, hashed: the service address (`serviceAddress`) and
+ * how the credential signs in, with the login e-mail (lower case, trimmed) for Email and Password.
+ * Not the n8n credential: another credential of the same login, on this n8n instance or another,
+ * takes the state. For an access token or API key the node cannot tell the account without the
+ * secret: a state made for another account of the same service through such a credential is not
+ * detected here (docs/sync-state.md).
+ */
+export function stateScope(credentials: ICredentialDataDecryptedObject): string {
+	const mode = modeOf(credentials);
+	const login = mode === 'emailPassword' ? textOf(credentials, 'email').toLowerCase() : '';
+	return digest(['recruiting-state-account', serviceAddress(credentials.baseUrl), mode, login]);
 }
 
 /** The scope of the memory of 0.2.0 and earlier (base URL and login, or the secret itself): read only, to carry old rows over. */

@@ -16,7 +16,8 @@
  *
  * The state: `1.<account><check>.<profile>.<records>`
  * - `1`: the version;
- * - `<account>`: 6 characters of the account scope (a state of another account is refused);
+ * - `<account>`: 6 characters of the state scope (keys.ts `stateScope`: the service account, not the
+ *   n8n credential; a state of another account is refused);
  * - `<check>`: 4 characters of a hash of the rest (a garbled or cut state is refused);
  * - `<profile>`: the profile's print (8 characters; empty: to be sent again);
  * - `<records>`: the records' prints, 6 characters each.

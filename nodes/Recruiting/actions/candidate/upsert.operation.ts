@@ -199,7 +199,7 @@ function actionOf(result: IDataObject, created: boolean): string {
 
 /** The row's output besides Import's: the action, the state, and what the node could not do. */
 function finish(memory: CandidateMemory, result: IDataObject, created: boolean, plan: Plan, state: SentState): IDataObject {
-	const output: IDataObject = { ...result, action: actionOf(result, created), syncState: encodeState(memory.accountScope, state) };
+	const output: IDataObject = { ...result, action: actionOf(result, created), syncState: encodeState(memory.stateScope, state) };
 	const notes: string[] = [];
 	if (plan.notCleared.length > 0) {
 		output.notCleared = plan.notCleared;
@@ -241,7 +241,7 @@ const STATE_PROBLEMS = {
 	account: {
 		message: 'Sync State belongs to another account',
 		description:
-			'This row\'s Sync State (and its Candidate Slug) were output for another service account than this credential\'s. Use the credential they were written with, or empty both Candidate Slug and Sync State to create the candidate in this account. Nothing was sent.',
+			'This row\'s Sync State (and its Candidate Slug) were output for another service account than this credential\'s (another service address, login e-mail or authentication mode). Use a credential of the account they were written with, or empty both Candidate Slug and Sync State to create the candidate in this account. Nothing was sent.',
 	},
 };
 
@@ -250,7 +250,7 @@ function readState(context: IExecuteFunctions, itemIndex: number, memory: Candid
 	const value = itemParameter<unknown>(context, 'syncState', itemIndex, '');
 	const text = typeof value === 'string' ? value.trim() : value === undefined || value === null ? '' : undefined;
 	if (text === '') return undefined;
-	const decoded = text === undefined ? ({ problem: 'garbled' } as const) : decodeState(text, memory.accountScope);
+	const decoded = text === undefined ? ({ problem: 'garbled' } as const) : decodeState(text, memory.stateScope);
 	if ('problem' in decoded) throw new NodeOperationError(context.getNode(), STATE_PROBLEMS[decoded.problem].message, { itemIndex, description: STATE_PROBLEMS[decoded.problem].description });
 	if (givenSlug === '') {
 		throw new NodeOperationError(context.getNode(), 'Sync State needs the Candidate Slug it was output with', {
