@@ -41,20 +41,56 @@ describe('Concurrency Mode Auto: the limit', () => {
 		expect(controller.limit).toBe(10);
 		round(controller, clock, 50);
 		expect(controller.limit).toBe(11);
-		round(controller, clock, 50, 'dropped', 2); // 2 of 11 dropped
+		round(controller, clock, 50, 'dropped', 3); // 3 of 11 dropped: more than a tenth of 20
 		expect(controller.limit).toBe(5);
 		// Losses go below 5: a failing service is hammered less.
 		round(controller, clock, 50, 'dropped', 5);
 		expect(controller.limit).toBe(2);
 	});
 
-	it('one loss in a small round (a tenth or more of it) does not shrink it; two do', () => {
+	it('in the small rounds of the start the share is taken of 20 answers: one or two losses do not shrink it, three do', () => {
 		const clock = new Clock();
 		const controller = new Controller({ mode: 'auto', concurrency: 5, maxConcurrency: 64 }, clock.now);
 		round(controller, clock, 50, 'overloaded', 1); // 1 of 5
 		expect(controller.limit).toBe(10);
-		round(controller, clock, 50, 'overloaded', 2); // 2 of 10
-		expect(controller.limit).toBe(5);
+		round(controller, clock, 50, 'overloaded', 2); // 2 of 10: two random 503s of a flaky service
+		expect(controller.limit).toBe(20);
+		round(controller, clock, 50, 'overloaded', 3); // 3 of 20
+		expect(controller.limit).toBe(10);
+	});
+
+	it('a round that all fails halves at once, however small', () => {
+		const clock = new Clock();
+		const controller = new Controller({ mode: 'auto', concurrency: 5, maxConcurrency: 64 }, clock.now);
+		round(controller, clock, 50, 'dropped', 5); // 5 of 5
+		expect(controller.limit).toBe(2);
+		round(controller, clock, 50, 'overloaded', 2); // 2 of 2: more than a tenth of 20 still
+		expect(controller.limit).toBe(1);
+	});
+
+	it('a lone 503 with Retry-After in a round is about its own request and is not counted; two are', () => {
+		const clock = new Clock();
+		const grown = () => {
+			const controller = new Controller({ mode: 'auto', concurrency: 5, maxConcurrency: 64 }, clock.now);
+			for (let i = 0; i < 3; i++) round(controller, clock, 50); // 40
+			return controller;
+		};
+		/** One round of 40: `dropped` broken connections, `told` 503s with Retry-After 1 s, the rest fine. */
+		const mixed = (controller: Controller, dropped: number, told: number) => {
+			const startedAt = clock.t;
+			clock.t += 50;
+			for (let i = 0; i < 40; i++) {
+				if (i < dropped) controller.record('dropped', startedAt, 50);
+				else if (i < dropped + told) controller.record('overloaded', startedAt, 50, 1000);
+				else controller.record('ok', startedAt, 50);
+			}
+		};
+		const lone = grown();
+		mixed(lone, 4, 1); // 4 losses counted of 40: not more than a tenth
+		expect(lone.limit).toBe(64);
+		const two = grown();
+		mixed(two, 3, 2); // 5 of 40
+		expect(two.limit).toBe(20);
 	});
 
 	it('a tenth or less lost (a service failing 2 % at random) does not shrink it', () => {

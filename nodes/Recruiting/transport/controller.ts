@@ -18,9 +18,12 @@
  * - slow start: the limit doubles each round until the first sign of congestion, so a fast
  *   service is used fully within a few round trips (5, 10, 20, 40, then the cap);
  * - then it grows by one each round while answers stay fast and successful;
- * - it halves when more than a tenth of a round's answers, and more than one, are 503/502/504,
- *   timeouts or dropped connections (a loss share, so that a service failing 2 % of requests at
- *   random does not drive it down, not even in the small rounds of the start);
+ * - it halves when more than a tenth of a round's answers are 503/502/504, timeouts or dropped
+ *   connections, the share taken of at least 20 answers (so at least 3 losses: in the rounds of 5
+ *   and 10 at the start, two random losses are not a tenth of anything; a round that all fails
+ *   still halves at once, however small). A single 503 with Retry-After in a round is the service's word about
+ *   that one request (it waits as told) and is not counted; two or more are. So a service failing
+ *   2 % of requests at random does not drive it down;
  * - it shrinks by one when the round's median latency exceeds twice the lowest round median seen
  *   (plus 20 ms, timer noise): requests are queueing. Latency alone never takes it below 5
  *   (version 1's fixed default): a service slow for other reasons is not hammered less than
@@ -67,6 +70,8 @@ export interface ControllerSettings {
 export const AUTO_START = 5;
 
 const LOSS_SHARE = 0.1;
+/** The fewest answers the loss share is taken of: a small round's one or two losses are not "a tenth". */
+const MIN_JUDGED = 20;
 const LATENCY_FACTOR = 2;
 const LATENCY_NOISE_MS = 20;
 const BETA = 0.7;
@@ -89,7 +94,7 @@ export class Controller {
 	/** When the limit last shrank: answers to requests started before it are not counted. */
 	private changedAt = Number.NEGATIVE_INFINITY;
 
-	private round = { answers: 0, losses: 0, latencies: [] as number[], retryAfterMs: 0 };
+	private round = { answers: 0, losses: 0, told: 0, latencies: [] as number[], retryAfterMs: 0 };
 
 	private baseLatency = Number.POSITIVE_INFINITY;
 
@@ -178,19 +183,24 @@ export class Controller {
 		if (startedAt < this.changedAt) return;
 		this.round.answers += 1;
 		if (signal === 'overloaded' || signal === 'dropped') this.round.losses += 1;
-		if (retryAfterMs !== undefined) this.round.retryAfterMs = Math.max(this.round.retryAfterMs, retryAfterMs);
+		if (retryAfterMs !== undefined) {
+			this.round.told += 1;
+			this.round.retryAfterMs = Math.max(this.round.retryAfterMs, retryAfterMs);
+		}
 		else if (signal === 'ok') this.round.latencies.push(latencyMs);
 		if (this.round.answers >= this.current) this.decide(now);
 	}
 
 	/** The end of a round: halve on losses or a queue at the service, else grow. */
 	private decide(now: number): void {
-		const { answers, losses, latencies, retryAfterMs } = this.round;
-		this.round = { answers: 0, losses: 0, latencies: [], retryAfterMs: 0 };
+		const { answers, told, latencies, retryAfterMs } = this.round;
+		// A lone 503 with Retry-After is about its own request, not the service's load.
+		const losses = this.round.losses - (told === 1 ? 1 : 0);
+		this.round = { answers: 0, losses: 0, told: 0, latencies: [], retryAfterMs: 0 };
 		const median = latencies.length > 0 ? [...latencies].sort((a, b) => a - b)[Math.floor(latencies.length / 2)] : undefined;
 		const queueing = median !== undefined && median > LATENCY_FACTOR * this.baseLatency + LATENCY_NOISE_MS;
 		if (median !== undefined) this.baseLatency = Math.min(this.baseLatency, median);
-		if (losses > Math.max(1, LOSS_SHARE * answers)) {
+		if (losses > LOSS_SHARE * Math.max(MIN_JUDGED, answers) || (answers > 1 && losses === answers)) {
 			this.shrink(1, now);
 			this.holdUntil = Math.max(this.holdUntil, now + retryAfterMs);
 		} else if (queueing) {
