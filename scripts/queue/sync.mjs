@@ -73,6 +73,11 @@ export async function installSyncWorkflow(rest) {
 export const STATE_PATH = 'recruiting-queue-sync-state';
 export const KEEPER_PATH = 'recruiting-queue-keeper';
 
+/** An n8n Code node (JavaScript, all items at once). */
+function codeNode(id, name, position, jsCode) {
+	return { id, name, type: 'n8n-nodes-base.code', typeVersion: 2, position, parameters: { jsCode } };
+}
+
 /**
  * The sync workflow with the state in the rows: the body brings `state` ({ email: [slug, syncState] })
  * and `change` (e-mails whose last name changes); "Rows with their state" puts them on the rows, and
@@ -81,22 +86,13 @@ export const KEEPER_PATH = 'recruiting-queue-keeper';
 export function stateWorkflow() {
 	const base = syncWorkflow();
 	const [webhook, rows, node] = base.nodes;
-	const join = {
-		id: 'c0de0000-0000-4000-8000-000000000b05',
-		name: 'Rows with their state',
-		type: 'n8n-nodes-base.code',
-		typeVersion: 2,
-		position: [330, 300],
-		parameters: {
-			jsCode: `const { state = {}, change = [] } = $('${webhook.name}').first().json.body ?? {};
+	const join = codeNode('c0de0000-0000-4000-8000-000000000b05', 'Rows with their state', [330, 300], `const { state = {}, change = [] } = $('${webhook.name}').first().json.body ?? {};
 const changed = new Set(change);
 return $input.all().map((item) => {
   const [candidateSlug = '', syncState = ''] = state[item.json.email] ?? [];
   const lastName = changed.has(item.json.email) ? item.json.lastName + ' Changed' : item.json.lastName;
   return { json: { ...item.json, lastName, candidateSlug, syncState } };
-});`,
-		},
-	};
+});`);
 	return {
 		name: 'Queue mode: the state in the rows (Create or Update with Candidate Slug and Sync State)',
 		nodes: [
@@ -117,14 +113,12 @@ return $input.all().map((item) => {
 export function keeperWorkflow() {
 	const base = syncWorkflow();
 	const [webhook, rows, node] = base.nodes;
-	const keeper = {
-		id: 'c0de0000-0000-4000-8000-000000000c05',
-		name: 'Keeper',
-		type: 'n8n-nodes-base.code',
-		typeVersion: 2,
-		position: [110, 300],
-		parameters: { jsCode: "const keep = $json.body?.keep;\nif (keep) $getWorkflowStaticData('node').value = keep;\nreturn $input.all();" },
-	};
+	const keeper = codeNode(
+		'c0de0000-0000-4000-8000-000000000c05',
+		'Keeper',
+		[110, 300],
+		"const keep = $json.body?.keep;\nif (keep) $getWorkflowStaticData('node').value = keep;\nreturn $input.all();",
+	);
 	return {
 		name: "Queue mode: another node's static data next to Create or Update",
 		nodes: [

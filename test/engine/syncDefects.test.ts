@@ -10,6 +10,7 @@ import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } fro
 
 import { Harness } from '../helpers/harness';
 import { setUpNock } from '../helpers/nock';
+import { upsertParameters } from '../helpers/upsert';
 
 const BASE = 'https://recruiting.example.test';
 const CANDIDATE = '/gin/v1/company/candidate';
@@ -17,16 +18,8 @@ const created = (slug: string) => ({ message: 'Created', status: '201', data: { 
 const ok = { message: 'Success', status: 200 };
 const credential: ICredentialDataDecryptedObject = { baseUrl: BASE, authentication: 'accessToken', accessToken: 'tok-sync-defects' };
 
-const upsert = (extra: INodeParameters = {}): INodeParameters => ({
-	resource: 'candidate',
-	operation: 'upsert',
-	email: '={{ $json.email }}',
-	additionalFields: { city: '={{ $json.city }}' },
-	recordInput: 'lists',
-	itSkillList: '={{ $json.skills }}',
-	options: { retryDelayMs: 1, maxRetries: 1, concurrency: 4 },
-	...extra,
-});
+const upsert = (extra: INodeParameters = {}): INodeParameters =>
+	upsertParameters({ options: { retryDelayMs: 1, maxRetries: 1, concurrency: 4 }, ...extra }, { city: '={{ $json.city }}' });
 
 const outputs = (result: { items: Array<{ json: IDataObject }> }) => result.items.map((item) => item.json);
 

@@ -10,22 +10,16 @@ import { Harness } from '../helpers/harness';
 import { fingerprint } from '../../nodes/Recruiting/memory/keys';
 import { encodeState } from '../../nodes/Recruiting/memory/syncState';
 import { ALICE, BOB, emailCredential, storedCandidate, tokenCredential, useSandbox } from '../helpers/sandbox';
+import { upsertParameters } from '../helpers/upsert';
 
 const sandbox = useSandbox();
 const CANDIDATE = '/gin/v1/company/candidate';
 
-const upsert = (extra: INodeParameters = {}): INodeParameters => ({
-	resource: 'candidate',
-	operation: 'upsert',
-	email: '={{ $json.email }}',
-	additionalFields: { city: '={{ $json.city }}' },
-	recordInput: 'lists',
-	itSkillList: '={{ $json.skills }}',
-	languageList: '={{ $json.languages }}',
-	jobList: '={{ $json.jobs }}',
-	options: { retryDelayMs: 1, concurrency: 5 },
-	...extra,
-});
+const upsert = (extra: INodeParameters = {}): INodeParameters =>
+	upsertParameters(
+		{ languageList: '={{ $json.languages }}', jobList: '={{ $json.jobs }}', options: { retryDelayMs: 1, concurrency: 5 }, ...extra },
+		{ city: '={{ $json.city }}' },
+	);
 
 /** Carries each row's slug and state from the row itself (as a sheet or Data table gives them back). */
 const fromRow = { candidateSlug: '={{ $json.slug }}', syncState: '={{ $json.state }}' };
