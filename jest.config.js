@@ -7,6 +7,7 @@ module.exports = {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
 	},
 	setupFiles: ['<rootDir>/test/setup-env.js'],
+	setupFilesAfterEnv: ['<rootDir>/test/setup-pace.ts'],
 	testTimeout: 60000,
 	maxWorkers: 2,
 	reporters: ['default', '<rootDir>/test/summary-reporter.js'],

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // One benchmark client in its own process (so that its CPU time and peak RSS are its own):
 //   node scripts/bench/client.mjs --kind KIND --plan JSON [--profile DIR]
-// KIND: undici | n8nHelper | node | httpNode | httpNodeBatched. The plan is a list of scenarios
+// KIND: undici | n8nHelper | node | nodeImport | httpNode | httpNodeBatched. The plan is a list of scenarios
 // { name, url, rows, concurrency, warmup, warmupPhases?, latencyMs }, run one after the other in
 // this process; each gets its own warm-up (not measured: JIT, login, open connections; only the
 // phases in warmupPhases if given), then its measured run.
@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 import { SEEDED_LOGIN } from '../../test/sandbox/index.mjs';
-import { PHASES, nodeParametersOf, requestOf, rowOf } from './workload.mjs';
+import { PHASES, importParametersOf, nodeParametersOf, requestOf, rowOf } from './workload.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..', '..');
@@ -142,6 +142,22 @@ async function nodeClient({ url, concurrency }) {
 	return { runRows, failed: () => failed, close: () => undefined };
 }
 
+// ---- the Recruiting node's Candidate → Import: a row's five requests in one node run ----------
+async function nodeImportClient({ url, concurrency }) {
+	registerTs();
+	harnessModule ??= require(path.join(repoRoot, 'test', 'helpers', 'harness.ts'));
+	const harness = new harnessModule.Harness({ baseUrl: url, authentication: 'emailPassword', email: login.email, password: login.password });
+	let failed = 0;
+	const runRows = async (first, count) => {
+		const items = Array.from({ length: count }, (_, i) => rowOf(first + i));
+		const result = await harness.run({ parameters: importParametersOf(concurrency), items, onError: 'continueRegularOutput' });
+		if (result.error) throw new Error(`import: ${result.error.message}`);
+		failed += result.items.filter((item) => item.json.error !== undefined || (item.json.summary && item.json.summary.failed > 0) || item.json.profileError).length;
+		return count * PHASES.length;
+	};
+	return { runRows, failed: () => failed, close: () => undefined };
+}
+
 // ---- n8n's HTTP Request node (from the real n8n install) doing the candidate creations -----
 // `batched`: its Batching option set to match the others' concurrency (see httpNode.mjs).
 async function httpNodeClient({ url, concurrency, latencyMs }, batched) {
@@ -173,6 +189,7 @@ const clients = {
 	undici: undiciClient,
 	n8nHelper: n8nHelperClient,
 	node: nodeClient,
+	nodeImport: nodeImportClient,
 	httpNode: (scenario) => httpNodeClient(scenario, false),
 	httpNodeBatched: (scenario) => httpNodeClient(scenario, true),
 };

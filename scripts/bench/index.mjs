@@ -38,7 +38,7 @@ const { values: args } = parseArgs({
 		sections: { type: 'string', default: 'cpu,latency,remote,profiles' },
 		profiles: { type: 'string', default: 'fast,capacity,rate-limited,flaky' },
 		'profile-rows': { type: 'string' },
-		'profile-clients': { type: 'string', default: 'auto,5,20,50,chain' },
+		'profile-clients': { type: 'string', default: 'auto,5,20,50,import,chain' },
 		rows: { type: 'string' },
 		concurrency: { type: 'string', default: '20' },
 		latency: { type: 'string', default: '50' },
@@ -57,7 +57,9 @@ if (args.help) {
   --sections LIST          cpu,latency,remote,profiles (default: all four)
   --profiles LIST          service profiles of the profiles section (default fast,capacity,rate-limited,flaky)
   --profile-rows N         rows per run of the profiles section (default 1000, --quick 200)
-  --profile-clients LIST   of the profiles section: auto, fixed concurrencies, chain (default auto,5,20,50,chain)
+  --profile-clients LIST   of the profiles section: auto, fixed concurrencies (the five phases, one node run each),
+                           import (Candidate → Import with Auto: a row's five requests in one node run),
+                           chain (default auto,5,20,50,import,chain)
   --rows N                 rows of the cpu section (default 10000, --quick 400)
   --concurrency C          concurrency of the cpu section (default 20)
   --latency MS             sandbox latency of the latency section (default 50)
@@ -255,7 +257,7 @@ if (sections.has('remote')) {
 // ---- profiles: Auto against fixed concurrency on each service profile ----------------------------
 const profileNames = list(args.profiles);
 const profileClients = list(args['profile-clients']);
-const profileConfigs = profileClients.filter((c) => c !== 'chain').map((c) => (c === 'auto' ? 'auto' : Number(c)));
+const profileConfigs = profileClients.filter((c) => c !== 'chain' && c !== 'import').map((c) => (c === 'auto' ? 'auto' : Number(c)));
 const profileRowsOf = () => Number(args['profile-rows'] ?? (quick ? 200 : 1000));
 /** What the sandbox answered (its admin counts): requests, and those answered 429 or 503. */
 async function sandboxCounts(url) {
@@ -266,11 +268,15 @@ async function sandboxCounts(url) {
 if (sections.has('profiles')) {
 	for (const profile of profileNames) {
 		const rows = profileRowsOf(profile);
-		const runs = [...profileConfigs.map((concurrency) => ({ kind: 'node', concurrency })), ...(httpNodeFound.file && profileClients.includes('chain') ? [{ kind: 'httpNode', concurrency: 1 }] : [])];
+		const runs = [
+			...profileConfigs.map((concurrency) => ({ kind: 'node', concurrency })),
+			...(profileClients.includes('import') ? [{ kind: 'nodeImport', concurrency: 'auto' }] : []),
+			...(httpNodeFound.file && profileClients.includes('chain') ? [{ kind: 'httpNode', concurrency: 1 }] : []),
+		];
 		for (const run of runs) {
 			// A fresh sandbox per run: a full rate-limit bucket, the same seeded 503s.
 			const sandbox = await startSandbox(0, ['--profile', profile, '--admin']);
-			progress(`  profile ${profile}, ${rows} rows: ${run.kind === 'node' ? `node ${run.concurrency}` : 'HTTP Request node at its defaults'} … `);
+			progress(`  profile ${profile}, ${rows} rows: ${run.kind === 'httpNode' ? 'HTTP Request node at its defaults' : `${run.kind === 'nodeImport' ? 'Import' : 'node'} ${run.concurrency}`} … `);
 			const [result] = await runClient(run.kind, [{ name: `${profile}-${run.concurrency}`, url: sandbox.url, rows, concurrency: run.concurrency, warmup: 0, latencyMs: 50 }]);
 			const answered = await sandboxCounts(sandbox.url).catch(() => undefined);
 			await sandbox.stop();
@@ -442,10 +448,12 @@ if (results.remote.length > 0) {
 
 if (results.profiles.length > 0) {
 	console.log(
-		'\nService profiles (test/sandbox/profiles.ts; rows = create + update + 3 records for the node; the HTTP Request node at n8n\'s defaults sends only creations, 5 per row, as many requests as the node):',
+		'\nService profiles (test/sandbox/profiles.ts; rows = create + update + 3 records for the node: one node run per step over all rows, or Import: one node run doing the five steps per row; the HTTP Request node at n8n\'s defaults sends only creations, 5 per row, as many requests as the node):',
 	);
 	const rowsPerMinute = (result) => (result.rows / (result.wallMs / 1000)) * 60;
-	const nameOf = (result) => (result.kind === 'httpNode' ? 'HTTP Request node, defaults' : result.concurrency === 'auto' ? 'node, Auto' : `node, Fixed ${result.concurrency}`);
+	const nameOf = (result) =>
+		result.kind === 'httpNode' ? 'HTTP Request node, defaults' : result.kind === 'nodeImport' ? 'node, Import, Auto' : result.concurrency === 'auto' ? 'node, Auto' : `node, Fixed ${result.concurrency}`;
+	const keyOf = (result) => (result.kind === 'httpNode' ? 'httpNodeDefaults' : result.kind === 'nodeImport' ? 'nodeImportAuto' : `node${result.concurrency === 'auto' ? 'Auto' : `Fixed${result.concurrency}`}`);
 	printTable(
 		['profile', 'client', 'rows/min', 'requests', 'answered 429', 'answered 503', 'share 429', 'CPU ms/row', 'items failed'],
 		results.profiles.map((result) =>
@@ -474,17 +482,22 @@ if (results.profiles.length > 0) {
 		const fixed = profileConfigs.filter((c) => c !== 'auto').map((c) => of(profile, c)).filter(Boolean);
 		const chain = of(profile, 1, 'httpNode');
 		bench.profiles[key(profile)] = Object.fromEntries(
-			results.profiles.filter((r) => r.profile === profile && ok(r)).map((r) => [r.kind === 'httpNode' ? 'httpNodeDefaults' : `node${r.concurrency === 'auto' ? 'Auto' : `Fixed${r.concurrency}`}`, { rowsPerMinute: Math.round(rowsPerMinute(r)), answered429: r.answered429, answered503: r.answered503, requests: r.requests, cpuMsPerRow: Number((r.cpuMs / r.rows).toFixed(3)), failed: r.failed }]),
+			results.profiles.filter((r) => r.profile === profile && ok(r)).map((r) => [keyOf(r), { rowsPerMinute: Math.round(rowsPerMinute(r)), answered429: r.answered429, answered503: r.answered503, requests: r.requests, cpuMsPerRow: Number((r.cpuMs / r.rows).toFixed(3)), failed: r.failed }]),
 		);
+		const imported = of(profile, 'auto', 'nodeImport');
+		if (profile === 'fast' && chain && imported) {
+			const over = rowsPerMinute(imported) / rowsPerMinute(chain);
+			bench.importAutoOverChainDefaults = Number(over.toFixed(3));
+			console.log(`Target on fast: Import with Auto ≥ 2× the HTTP Request node at its defaults → ${fmt(rowsPerMinute(imported))} vs ${fmt(rowsPerMinute(chain))} rows/min (${fmt(over, 2)}×) ${over >= 2 ? 'MET' : 'MISSED'}`);
+		}
 		if (!auto || fixed.length === 0) continue;
 		const best = fixed.reduce((a, b) => (rowsPerMinute(a) >= rowsPerMinute(b) ? a : b));
 		const ratio = rowsPerMinute(auto) / rowsPerMinute(best);
 		bench.autoOverBestFixed[key(profile)] = Number(ratio.toFixed(3));
 		console.log(`Target on ${profile}: Auto ≥ 0.9× the best fixed (Fixed ${best.concurrency}) → ${fmt(rowsPerMinute(auto))} vs ${fmt(rowsPerMinute(best))} rows/min (${fmt(ratio, 2)}×) ${ratio >= 0.9 ? 'MET' : 'MISSED'}`);
 		if (profile === 'fast' && chain) {
-			const over = rowsPerMinute(auto) / rowsPerMinute(chain);
-			bench.importAutoOverChainDefaults = Number(over.toFixed(3));
-			console.log(`Target on fast: Auto ≥ 2× the HTTP Request node at its defaults → ${fmt(rowsPerMinute(auto))} vs ${fmt(rowsPerMinute(chain))} rows/min (${fmt(over, 2)}×) ${over >= 2 ? 'MET' : 'MISSED'}`);
+			// The same comparison with the five steps as five node runs (the figure this field had before Import was measured here).
+			bench.phasesAutoOverChainDefaults = Number((rowsPerMinute(auto) / rowsPerMinute(chain)).toFixed(3));
 		}
 		if (profile === 'rate-limited' && auto.requests) {
 			const share = auto.answered429 / auto.requests;

@@ -87,3 +87,23 @@ export function nodeParametersOf(phase, concurrency) {
 			throw new Error(`unknown phase ${phase}`);
 	}
 }
+
+/**
+ * Candidate → Import doing a row's five requests in one node run (create with the source, the
+ * update with the city, then the job, the IT skill and the additional information: the same
+ * requests as the five phases above), every value the rows give mapped by expression.
+ */
+export function importParametersOf(concurrency) {
+	const options = concurrency === 'auto' ? { concurrencyMode: 'auto' } : { concurrencyMode: 'fixed', concurrency };
+	return {
+		resource: 'candidate',
+		operation: 'import',
+		email: '={{ $json.email }}',
+		additionalFields: { source: '={{ $json.source }}', city: 'Berlin' },
+		recordInput: 'fields',
+		jobs: { job: [{ companyName: 'Acme', startDate: '2020-01-15' }] },
+		itSkills: { itSkill: [{ skillName: 'TypeScript', skillLevel: 3 }] },
+		additionalInfo: { entry: [{ title: 'Note' }] },
+		options,
+	};
+}

@@ -32,7 +32,7 @@ function sourceFiles(dir) {
 }
 
 /**
- * The one named exception: the sync's memory per process (nodes/Recruiting/memory/registry.ts,
+ * The named exceptions. The sync's memory per process (nodes/Recruiting/memory/registry.ts,
  * `memories`). Overlapping executions of the same node in one n8n process must share one memory
  * to take turns per row (none creates a row another is creating, none refuses a row another
  * remembered) and so that whichever execution n8n saves last saves every execution's rows. It is
@@ -40,12 +40,24 @@ function sourceFiles(dir) {
  * behaves as after a restart, which the sync is built for. Keyed by workflow id + node id +
  * account scope (one workflow's memory never reaches another's: test/service/syncMemory.test.ts;
  * this check: test/release/moduleState.test.mjs).
+ *
+ * The pace per service (nodes/Recruiting/transport/pace.ts, `paces`): what the last node run of
+ * Concurrency Mode Auto learned of a service (requests in flight, idle latency, a learned send
+ * rate), so that the next run against it starts there instead of at 5 and does not hit a rate
+ * limit from cold again. A worker without it starts at 5 and learns, as every run did before.
+ * No secret and nothing of any row; keyed by a hash of service address, login and credential;
+ * 64 services at most, each forgotten 10 minutes after it was left (test/unit/pace.test.ts).
  */
 export const NAMED_EXCEPTIONS = [
 	{
 		file: 'nodes/Recruiting/memory/registry.ts',
 		name: 'memories',
 		why: 'the sync memory shared by the executions of one process (named exception: turns per row, one save of every execution\'s rows; keyed by workflow, node and account)',
+	},
+	{
+		file: 'nodes/Recruiting/transport/pace.ts',
+		name: 'paces',
+		why: 'the pace each service showed, for the next node run against it to start from (named exception: requests in flight, idle latency, a learned send rate; no secret, no row; keyed by service, login and credential; bounded, forgotten after 10 minutes)',
 	},
 ];
 

@@ -93,6 +93,40 @@ describe('which mode applies', () => {
 	});
 });
 
+describe('the pace of the run before (transport/pace.ts)', () => {
+	it('a second execution against the same service starts where the first ended; another service, or Fixed, starts as before', async () => {
+		const harness = new Harness(credential);
+		const first = service(40);
+		await harness.run({ parameters: create({ maxConcurrency: 24 }), items: rows(200), typeVersion: 1.1 });
+		expect(first.max).toBe(24);
+		nock.cleanAll();
+		// Cold, a run of 12 items has 5 in flight at first; warm, all 12 at once.
+		const second = service(40);
+		const result = await harness.run({ parameters: create({ maxConcurrency: 24 }), items: rows(12), typeVersion: 1.1 });
+		expect(result.items).toHaveLength(12);
+		expect(second.max).toBe(12);
+		nock.cleanAll();
+		const elsewhere = new Harness({ ...credential, baseUrl: 'https://other.example.test' });
+		const other = { inFlight: 0, max: 0 };
+		nock('https://other.example.test')
+			.persist()
+			.post(CANDIDATE)
+			.reply(async (_uri, body) => {
+				other.inFlight += 1;
+				other.max = Math.max(other.max, other.inFlight);
+				await sleep(40);
+				other.inFlight -= 1;
+				return [201, { message: 'Created', status: 201, data: { slug: `s-${String((body as IDataObject).email)}` } }];
+			});
+		await elsewhere.run({ parameters: create({ maxConcurrency: 24 }), items: rows(6), typeVersion: 1.1 });
+		expect(other.max).toBe(5);
+		nock.cleanAll();
+		const fixed = service(40);
+		await harness.run({ parameters: create({ concurrencyMode: 'fixed', concurrency: 3 }), items: rows(12), typeVersion: 1.1 });
+		expect(fixed.max).toBe(3);
+	});
+});
+
 describe('Auto shrinking its limit', () => {
 	it('no creation is sent twice, output order and pairing unchanged, while 503s and 429s shrink it', async () => {
 		// Every 4th row is answered 503 without Retry-After (outcome unknown: never sent again); rows 6,

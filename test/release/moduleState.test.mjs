@@ -1,8 +1,9 @@
 // Module-level state of the node and the credential (scripts/queue/module-state.mjs, the check the
-// queue run makes): nothing but the one named exception, the sync memory's registry
+// queue run makes): nothing but the two named exceptions, the sync memory's registry
 // (nodes/Recruiting/memory/registry.ts, keyed by workflow id + node id + account scope; that two
-// workflows never share one runs through the engine in test/service/syncMemory.test.ts), and the
-// same kind of map anywhere else is still reported.
+// workflows never share one runs through the engine in test/service/syncMemory.test.ts) and the
+// pace per service (nodes/Recruiting/transport/pace.ts: test/unit/pace.test.ts), and the same
+// kind of map anywhere else is still reported.
 //
 //   npm run test:release
 import assert from 'node:assert/strict';
@@ -13,13 +14,20 @@ import { test } from 'node:test';
 
 import { findModuleState, NAMED_EXCEPTIONS } from '../../scripts/queue/module-state.mjs';
 
-test('nodes/ and credentials/: nothing reported; the registry is allowed by name, with its reason', () => {
+test('nodes/ and credentials/: nothing reported; the registry and the paces are allowed by name, with their reasons', () => {
 	const result = findModuleState();
 	assert.deepEqual(result.findings, []);
 	assert.deepEqual(
 		NAMED_EXCEPTIONS.map(({ file, name }) => ({ file, name })),
-		[{ file: 'nodes/Recruiting/memory/registry.ts', name: 'memories' }],
+		[
+			{ file: 'nodes/Recruiting/memory/registry.ts', name: 'memories' },
+			{ file: 'nodes/Recruiting/transport/pace.ts', name: 'paces' },
+		],
 	);
+	const paces = result.allowed.filter((entry) => entry.file === 'nodes/Recruiting/transport/pace.ts');
+	assert.equal(paces.length, 1);
+	assert.match(paces[0].text, /^paces = new Map/);
+	assert.match(paces[0].why, /no secret, no row; keyed by service, login and credential; bounded/);
 	const registry = result.allowed.filter((entry) => entry.file === 'nodes/Recruiting/memory/registry.ts');
 	assert.equal(registry.length, 1);
 	assert.match(registry[0].text, /^memories = new Map/);

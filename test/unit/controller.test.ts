@@ -20,16 +20,16 @@ function round(controller: Controller, clock: Clock, latency: number, signal: 'o
 }
 
 describe('Concurrency Mode Auto: the limit', () => {
-	it('starts at 5 and doubles each fast round (slow start) up to Max Concurrency', () => {
+	it('starts at 5, doubles each fast round up to 20, then grows by a tenth per round (slow start) up to Max Concurrency', () => {
 		const clock = new Clock();
 		const controller = new Controller({ mode: 'auto', concurrency: 5, maxConcurrency: 64 }, clock.now);
 		expect(controller.limit).toBe(AUTO_START);
 		const seen: number[] = [];
-		for (let i = 0; i < 6; i++) {
+		for (let i = 0; i < 16; i++) {
 			round(controller, clock, 50);
 			seen.push(controller.limit);
 		}
-		expect(seen).toEqual([10, 20, 40, 64, 64, 64]);
+		expect(seen).toEqual([10, 20, 22, 24, 26, 29, 32, 35, 39, 43, 47, 52, 57, 63, 64, 64]);
 	});
 
 	it('halves when more than a tenth of a round is lost, then grows by one per round', () => {
@@ -72,25 +72,25 @@ describe('Concurrency Mode Auto: the limit', () => {
 		const clock = new Clock();
 		const grown = () => {
 			const controller = new Controller({ mode: 'auto', concurrency: 5, maxConcurrency: 64 }, clock.now);
-			for (let i = 0; i < 3; i++) round(controller, clock, 50); // 40
+			for (let i = 0; i < 2; i++) round(controller, clock, 50); // 20
 			return controller;
 		};
-		/** One round of 40: `dropped` broken connections, `told` 503s with Retry-After 1 s, the rest fine. */
+		/** One round of 20: `dropped` broken connections, `told` 503s with Retry-After 1 s, the rest fine. */
 		const mixed = (controller: Controller, dropped: number, told: number) => {
 			const startedAt = clock.t;
 			clock.t += 50;
-			for (let i = 0; i < 40; i++) {
+			for (let i = 0; i < 20; i++) {
 				if (i < dropped) controller.record('dropped', startedAt, 50);
 				else if (i < dropped + told) controller.record('overloaded', startedAt, 50, 1000);
 				else controller.record('ok', startedAt, 50);
 			}
 		};
 		const lone = grown();
-		mixed(lone, 4, 1); // 4 losses counted of 40: not more than a tenth
-		expect(lone.limit).toBe(64);
+		mixed(lone, 2, 1); // 2 losses counted of 20: not more than a tenth
+		expect(lone.limit).toBe(22);
 		const two = grown();
-		mixed(two, 3, 2); // 5 of 40
-		expect(two.limit).toBe(20);
+		mixed(two, 1, 2); // 3 of 20
+		expect(two.limit).toBe(10);
 	});
 
 	it('a tenth or less lost (a service failing 2 % at random) does not shrink it', () => {
@@ -99,7 +99,7 @@ describe('Concurrency Mode Auto: the limit', () => {
 		round(controller, clock, 50);
 		round(controller, clock, 50);
 		round(controller, clock, 50, 'overloaded', 2); // 2 of 20
-		expect(controller.limit).toBe(40);
+		expect(controller.limit).toBe(22);
 	});
 
 	it('shrinks by one per round while latency stays above twice the idle latency, not below 5 for latency alone; grows by one after', () => {
@@ -107,15 +107,15 @@ describe('Concurrency Mode Auto: the limit', () => {
 		const controller = new Controller({ mode: 'auto', concurrency: 5, maxConcurrency: 64 }, clock.now);
 		round(controller, clock, 50); // 10
 		round(controller, clock, 60); // 20
-		round(controller, clock, 100); // not over 2 × 50 + 20: grows, 40
-		expect(controller.limit).toBe(40);
+		round(controller, clock, 100); // not over 2 × 50 + 20: grows, 22
+		expect(controller.limit).toBe(22);
 		round(controller, clock, 200);
-		expect(controller.limit).toBe(39);
+		expect(controller.limit).toBe(21);
 		round(controller, clock, 200);
-		expect(controller.limit).toBe(38);
+		expect(controller.limit).toBe(20);
 		// Slow start is over: growth is one per round now.
 		round(controller, clock, 60);
-		expect(controller.limit).toBe(39);
+		expect(controller.limit).toBe(21);
 		for (let i = 0; i < 40; i++) round(controller, clock, 400);
 		expect(controller.limit).toBe(5);
 	});
@@ -178,7 +178,7 @@ describe('Concurrency Mode Auto: the send rate learned on 429', () => {
 		controller.record('throttled', clock.t - 20, 20);
 		expect(controller.sendRate).toBeCloseTo(28, 5);
 		// A 429 limits a rate: it does not shrink the number in flight.
-		expect(controller.limit).toBe(limit);
+		expect(controller.limit).toBeGreaterThanOrEqual(limit);
 		// 429s of requests sent before the drop do not drop it again.
 		controller.record('throttled', clock.t - 20, 20);
 		expect(controller.sendRate).toBeCloseTo(28, 5);
@@ -260,7 +260,7 @@ describe('Concurrency Mode Auto: Retry-After', () => {
 		expect(controller.limit).toBe(20);
 		controller.record('overloaded', clock.t, 30, 2000);
 		for (let i = 0; i < 19; i++) controller.record('ok', clock.t, 30);
-		expect(controller.limit).toBe(40);
+		expect(controller.limit).toBe(22);
 		expect(await waitsOf(controller)).toEqual([]);
 	});
 });

@@ -6,7 +6,8 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { Controller, TransportSession } from '../transport';
+import { paceScope } from '../memory/keys';
+import { CREDENTIAL_TYPE, Controller, TransportSession, keepPace, resumePace } from '../transport';
 import { OnceMap, ReferenceCache } from '../referenceData/lists';
 import type { RequestSettings } from './shared/options';
 
@@ -21,7 +22,12 @@ export interface RunContext {
 	readonly created: Array<{ item: number; slug: string }>;
 	/** Work to do once every item is done (or the run stops), before the node returns. */
 	atEnd(work: () => Promise<unknown>): void;
-	/** Runs the `atEnd` work (the router calls it). */
+	/**
+	 * Auto: starts the controller from the pace the last node run against the same service left in
+	 * this process (`transport/pace.ts`); `finish` leaves this run's there. The router calls it first.
+	 */
+	resumePace(context: IExecuteFunctions): Promise<void>;
+	/** Runs the `atEnd` work and leaves the pace (the router calls it). */
 	finish(): Promise<void>;
 }
 
@@ -40,6 +46,7 @@ export function createRunContext(settings: RequestSettings): RunContext {
 	);
 	const results = new OnceMap();
 	const endings: Array<() => Promise<unknown>> = [];
+	let scope: string | undefined;
 	return {
 		controller,
 		session,
@@ -51,8 +58,17 @@ export function createRunContext(settings: RequestSettings): RunContext {
 		atEnd(work) {
 			endings.push(work);
 		},
+		async resumePace(context) {
+			if (settings.concurrencyMode !== 'auto') return;
+			// A credential that cannot be read: no pace; every item reports the problem.
+			const credentials = await session.getCredentials(context).catch(() => undefined);
+			if (!credentials) return;
+			scope = paceScope(credentials, context.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? undefined);
+			resumePace(scope, controller);
+		},
 		async finish() {
 			await Promise.allSettled(endings.map(async (work) => await work()));
+			if (scope !== undefined) keepPace(scope, controller);
 		},
 	};
 }

@@ -201,6 +201,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		results: new Array(count),
 		failures: new Map(),
 	};
+	await job.run.resumePace(this);
 	const lookahead = lookaheadOf(job);
 	try {
 		await dispatch(job, lookahead);

@@ -110,6 +110,17 @@ export function stateScope(credentials: ICredentialDataDecryptedObject): string 
 	return digest(['recruiting-state-account', serviceAddress(credentials.baseUrl), mode, login]);
 }
 
+/**
+ * The service scope whose pace (`transport/pace.ts`) a node run starts from and leaves: the
+ * service address, the sign-in mode with the login e-mail, and the n8n credential (another
+ * credential may be another account with a limit of its own), hashed. Holds no secret.
+ */
+export function paceScope(credentials: ICredentialDataDecryptedObject, credentialId: string | undefined): string {
+	const mode = modeOf(credentials);
+	const login = mode === 'emailPassword' ? textOf(credentials, 'email').toLowerCase() : '';
+	return digest(['recruiting-pace', serviceAddress(credentials.baseUrl), mode, login, credentialId ?? '']);
+}
+
 /** The scope of the memory of 0.2.0 and earlier (base URL and login, or the secret itself): read only, to carry old rows over. */
 export function legacyAccountScope(credentials: ICredentialDataDecryptedObject): string {
 	const baseUrl = textOf(credentials, 'baseUrl').replace(/\/+$/, '').toLowerCase();

@@ -56,6 +56,18 @@ export type ConcurrencyMode = 'auto' | 'fixed';
 /** How an answer went: a success (or an answer that is not about load), a 429, an overload, or a loss. */
 export type Signal = 'ok' | 'throttled' | 'overloaded' | 'dropped';
 
+/** What a node run learned of the service's pace, for the next run against it to start from (`pace.ts`). */
+export interface Pace {
+	limit: number;
+	slowStart: boolean;
+	/** The lowest round median latency seen (ms). */
+	baseLatency: number;
+	/** The learned send rate, and how far along its CUBIC curve it was. */
+	rate?: { perSecond: number; maxRate: number; k: number; sinceMs: number };
+	/** When the answers of the last second that were not throttled came (ms since 1970). */
+	accepted: number[];
+}
+
 export interface ControllerSettings {
 	mode: ConcurrencyMode;
 	/** `fixed`: the number of items in flight; `auto`: where the limit starts. */
@@ -68,6 +80,10 @@ export interface ControllerSettings {
 
 /** Where `auto` starts: version 1's fixed default. */
 export const AUTO_START = 5;
+
+/** Slow start doubles the limit each round up to here, then grows it by a tenth per round. */
+const SLOW_START_DOUBLING = 20;
+const SLOW_START_GENTLE = 1.1;
 
 const LOSS_SHARE = 0.1;
 /** The fewest answers the loss share is taken of: a small round's one or two losses are not "a tenth". */
@@ -106,7 +122,8 @@ export class Controller {
 
 	private acceptedFrom = 0;
 
-	private firstAnswer?: number;
+	/** When the answers counted in the accepted rate began (the first answer; a resumed run: the run before's). */
+	private countingSince?: number;
 
 	/** The learned send rate per second (undefined until the first 429), and the CUBIC state. */
 	private rate?: number;
@@ -133,6 +150,36 @@ export class Controller {
 	/** The learned send rate per second, or undefined (none learned). */
 	get sendRate(): number | undefined {
 		return this.rate;
+	}
+
+	/** What this run has learned, to start the next run against the same service from (`fixed`: nothing). */
+	pace(): Pace | undefined {
+		if (this.settings.mode !== 'auto') return undefined;
+		const { rate, cubic } = this;
+		return {
+			limit: this.current,
+			slowStart: this.slowStart,
+			baseLatency: this.baseLatency,
+			accepted: this.accepted.slice(this.acceptedFrom),
+			...(rate === undefined ? {} : { rate: { perSecond: rate, maxRate: cubic.maxRate, k: cubic.k, sinceMs: this.now() - cubic.at } }),
+		};
+	}
+
+	/** Starts from what an earlier run against the same service learned (before the first slot); `fixed` ignores it. */
+	resume(pace: Pace): void {
+		if (this.settings.mode !== 'auto') return;
+		this.current = Math.max(1, Math.min(this.settings.maxConcurrency, Math.floor(pace.limit)));
+		this.slowStart = pace.slowStart;
+		this.baseLatency = pace.baseLatency;
+		this.accepted = [...pace.accepted];
+		this.acceptedFrom = 0;
+		this.countingSince = Number.NEGATIVE_INFINITY;
+		if (pace.rate) {
+			const { perSecond, maxRate, k, sinceMs } = pace.rate;
+			this.cubic = { maxRate, k, at: this.now() - sinceMs };
+			this.rate = this.capped(perSecond);
+		}
+		this.notify();
 	}
 
 	/**
@@ -207,9 +254,16 @@ export class Controller {
 			this.slowStart = false;
 			if (this.current > AUTO_START) this.current -= 1;
 		} else {
-			this.current = Math.min(this.settings.maxConcurrency, this.slowStart ? this.current * 2 : this.current + 1);
+			this.current = Math.min(this.settings.maxConcurrency, this.grown());
 			this.notify();
 		}
+	}
+
+	/** The limit after a good round: doubled up to `SLOW_START_DOUBLING`, then 10 % more (slow start), or one more. */
+	private grown(): number {
+		if (!this.slowStart) return this.current + 1;
+		if (this.current < SLOW_START_DOUBLING) return Math.min(SLOW_START_DOUBLING, this.current * 2);
+		return Math.max(this.current + 1, Math.round(this.current * SLOW_START_GENTLE));
 	}
 
 	private shrink(floor: number, now: number): void {
@@ -219,7 +273,7 @@ export class Controller {
 	}
 
 	private countAccepted(now: number): void {
-		this.firstAnswer ??= now;
+		this.countingSince ??= now;
 		this.accepted.push(now);
 		this.forgetAccepted(now);
 	}
@@ -232,11 +286,15 @@ export class Controller {
 		}
 	}
 
-	/** Answers accepted in the last second, per second (over the time since the first answer in a run younger than that). */
+	/**
+	 * Answers accepted in the last second, per second: over the time since the first answer in a
+	 * run younger than that (at least 100 ms); a resumed run counts the answers of the run before
+	 * it against the same service (`resume`) and so a whole second.
+	 */
 	private acceptedRate(now: number): number {
 		this.forgetAccepted(now);
-		this.firstAnswer ??= now;
-		return ((this.accepted.length - this.acceptedFrom) * 1000) / Math.min(1000, Math.max(100, now - this.firstAnswer));
+		this.countingSince ??= now;
+		return ((this.accepted.length - this.acceptedFrom) * 1000) / Math.min(1000, Math.max(100, now - this.countingSince));
 	}
 
 	/** A 429: the send rate drops to β times what the service accepted, and slow start ends. */

@@ -5,12 +5,14 @@
  * - `execution.ts`: what one execution's requests share (`TransportSession`);
  * - `session.ts`: the one owner of the session token; `pacer.ts`: the rate cap and waits;
  * - `controller.ts`: how many items are in flight and the learned send rate (Concurrency Mode);
+ * - `pace.ts`: the pace each service showed, kept per process for the next node run;
  * - `auth.ts`: the credential's checks, `authenticate` and the one login request;
  * - `token.ts`: finding and sealing the session token; `http.ts`: bodies, headers, error codes;
  * - `errors.ts`: every message, and the one redaction.
  */
 export { CREDENTIAL_TYPE } from './auth';
-export type { ConcurrencyMode, ControllerSettings } from './controller';
+export type { ConcurrencyMode, ControllerSettings, Pace } from './controller';
+export { forgetPaces, keepPace, resumePace } from './pace';
 export { Controller } from './controller';
 export type { RequestContext } from './execution';
 export { TransportSession } from './execution';
