@@ -54,6 +54,7 @@ once through a hand-wired chain of HTTP Request nodes, against the sandbox at --
   --variants LIST      default import-auto,import-c5,import-c20,chain,chain-batched
                          import-auto    one Recruiting node version 1.1, Candidate → Import, its defaults
                                         (Concurrency Mode Auto)
+                         import-auto-maxN  the same with Max Concurrency N
                          import-cN      one Recruiting node version 1, Candidate → Import, Concurrent Requests N
                          chain          login + 5 HTTP Request nodes, n8n's defaults (no batching)
                          chain-batched  the same with Batching (see --chain-batch)
@@ -115,7 +116,7 @@ if (ROWS < 1 || REPEAT < 1) {
 	process.exit(2);
 }
 for (const v of VARIANTS) {
-	if (!/^(import-auto|import-c\d+|chain|chain-batched)$/.test(v)) {
+	if (!/^(import-auto(-max\d+)?|import-c\d+|chain|chain-batched)$/.test(v)) {
 		console.error(`unknown variant "${v}"\n\n${USAGE}`);
 		process.exit(2);
 	}
@@ -175,13 +176,13 @@ function importWorkflow(name, webhookPath, concurrency) {
 			jobs: { job: [{ companyName: '={{ $json.company }}', startDate: '={{ $json.startDate }}' }] },
 			itSkills: { itSkill: [{ skillName: '={{ $json.skill }}', skillLevel: '={{ $json.skillLevel }}' }] },
 			additionalInfo: { entry: [{ title: '={{ $json.title }}' }] },
-			// Version 1.1 at its defaults is Concurrency Mode Auto; version 1 at its defaults a fixed 5.
-			options: concurrency === 'auto' || concurrency === 5 ? {} : { concurrency },
+			// Version 1.1 at its defaults is Concurrency Mode Auto ('auto-maxN': with Max Concurrency N); version 1 at its defaults a fixed 5.
+			options: String(concurrency).startsWith('auto-max') ? { maxConcurrency: Number(concurrency.slice('auto-max'.length)) } : concurrency === 'auto' || concurrency === 5 ? {} : { concurrency },
 		},
 		id: uuid(),
 		name: 'Import candidate',
 		type: 'n8n-nodes-recruiting.recruiting',
-		typeVersion: concurrency === 'auto' ? 1.1 : 1,
+		typeVersion: String(concurrency).startsWith('auto') ? 1.1 : 1,
 		position: [660, 0],
 		credentials: { recruitingApi: { name: 'Recruiting API' } },
 	};
@@ -592,7 +593,7 @@ try {
 	for (const variant of VARIANTS) {
 		const webhookPath = `wf-bench-${variant}-${Date.now().toString(36)}`;
 		const definition = variant.startsWith('import-')
-			? importWorkflow(`Bench: ${variant}`, webhookPath, variant === 'import-auto' ? 'auto' : Number(variant.slice('import-c'.length)))
+			? importWorkflow(`Bench: ${variant}`, webhookPath, variant.startsWith('import-auto') ? variant.slice('import-'.length) : Number(variant.slice('import-c'.length)))
 			: chainWorkflow(`Bench: ${variant}`, webhookPath, {
 					baseUrl: sandbox.url,
 					login: SANDBOX_LOGIN,

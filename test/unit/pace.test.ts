@@ -65,6 +65,22 @@ describe('a controller resumed from the pace of the run before', () => {
 		expect(next.sendRate).toBeGreaterThan(60);
 	});
 
+	it('a run that ended probing above the rate of its last throttle: the next starts at that rate, flat', () => {
+		const clock = new Clock();
+		const first = auto(clock);
+		accepted(first, clock, 100);
+		accepted(first, clock, 100);
+		first.record('throttled', clock.t - 20, 20); // 70 per second, back to 100 along the curve
+		for (let second = 0; second < 8; second++) accepted(first, clock, 100);
+		expect(first.sendRate).toBeGreaterThan(100);
+		const next = auto(clock);
+		next.resume(first.pace()!);
+		expect(next.sendRate).toBeCloseTo(100, 5);
+		accepted(next, clock, 100);
+		// On the flat of the curve: a second later still within 1 % of it.
+		expect(next.sendRate).toBeLessThan(101);
+	});
+
 	it("never above the new run's Max Concurrency or Max Requests per Second", () => {
 		const clock = new Clock();
 		const first = auto(clock);

@@ -15,8 +15,13 @@
  * forming at the service before anything fails, while its additive step keeps the limit near
  * the point where the queue starts instead of halving it (latency also rises when the n8n
  * process itself is short of CPU, where halving would only lose throughput).
- * - slow start: the limit doubles each round until the first sign of congestion, so a fast
- *   service is used fully within a few round trips (5, 10, 20, 40, then the cap);
+ * - slow start: the limit doubles each round up to 20, then grows by a tenth per round (RFC
+ *   3742's limited slow start, in proportion), until the first sign of congestion: a fast service
+ *   is used fully within about 21 round trips (5, 10, 20, 22, 24, … 111, 122, then the cap of 128).
+ *   The gentler part is for rate limits: a service's token bucket lets a burst through and then
+ *   answers 429 to every request sent in the round trip before the first 429 is back, as many as
+ *   are in flight; growing by a tenth, a run reaches the end of a bucket of 100 with about 30 in
+ *   flight instead of 64 (profile rate-limited, 50 ms: 25 to 31 such 429s instead of 47 to 62);
  * - then it grows by one each round while answers stay fast and successful;
  * - it halves when more than a tenth of a round's answers are 503/502/504, timeouts or dropped
  *   connections, the share taken of at least 20 answers (so at least 3 losses: in the rounds of 5
@@ -46,7 +51,11 @@
  * the run waits until then too (the service as a whole is overloaded and said when to come
  * back); an occasional 503 of a flaky service holds only its own request.
  *
- * In queue mode every execution has its own controller: each adapts alone.
+ * A run starts from the pace the last run against the same service left in this process
+ * (`pace.ts`: the limit, whether slow start was on, the idle latency, the learned rate and the
+ * answers of the last second), so only the first run of a process pays for slow start and for the
+ * first burst into a rate limit. In queue mode every execution has its own controller and each
+ * worker its own paces: each adapts alone, from what its process learned.
  */
 import type { Waiter } from './pacer';
 import { Pacer } from './pacer';
@@ -175,9 +184,11 @@ export class Controller {
 		this.acceptedFrom = 0;
 		this.countingSince = Number.NEGATIVE_INFINITY;
 		if (pace.rate) {
+			// Probing above the rate of the last throttle when it ended: this run starts at that rate, on the flat of the curve.
 			const { perSecond, maxRate, k, sinceMs } = pace.rate;
-			this.cubic = { maxRate, k, at: this.now() - sinceMs };
-			this.rate = this.capped(perSecond);
+			const probing = perSecond > maxRate;
+			this.cubic = { maxRate, k, at: this.now() - (probing ? k * 1000 : sinceMs) };
+			this.rate = this.capped(probing ? maxRate : perSecond);
 		}
 		this.notify();
 	}
