@@ -451,17 +451,23 @@ if (results.profiles.length > 0) {
 		'\nService profiles (test/sandbox/profiles.ts; rows = create + update + 3 records for the node: one node run per step over all rows, or Import: one node run doing the five steps per row; the HTTP Request node at n8n\'s defaults sends only creations, 5 per row, as many requests as the node):',
 	);
 	const rowsPerMinute = (result) => (result.rows / (result.wallMs / 1000)) * 60;
+	// Rows done: a failed item is a step of a row not done (a row whose creation failed fails its four
+	// later steps too: one whole row); Import's failed items are whole rows; the HTTP Request node's
+	// items are creations, five per row.
+	const rowsDone = (result) => (result.kind === 'nodeImport' ? result.rows - result.failed : result.rows - result.failed / 5);
+	const rowsDonePerMinute = (result) => (rowsDone(result) / (result.wallMs / 1000)) * 60;
 	const nameOf = (result) =>
 		result.kind === 'httpNode' ? 'HTTP Request node, defaults' : result.kind === 'nodeImport' ? 'node, Import, Auto' : result.concurrency === 'auto' ? 'node, Auto' : `node, Fixed ${result.concurrency}`;
 	const keyOf = (result) => (result.kind === 'httpNode' ? 'httpNodeDefaults' : result.kind === 'nodeImport' ? 'nodeImportAuto' : `node${result.concurrency === 'auto' ? 'Auto' : `Fixed${result.concurrency}`}`);
 	printTable(
-		['profile', 'client', 'rows/min', 'requests', 'answered 429', 'answered 503', 'share 429', 'CPU ms/row', 'items failed'],
+		['profile', 'client', 'rows/min', 'rows done/min', 'requests', 'answered 429', 'answered 503', 'share 429', 'CPU ms/row', 'items failed'],
 		results.profiles.map((result) =>
 			ok(result)
 				? [
 						result.profile,
 						nameOf(result),
 						fmt(rowsPerMinute(result)),
+						fmt(rowsDonePerMinute(result)),
 						result.requests ?? 'n/a',
 						result.answered429 ?? 'n/a',
 						result.answered503 ?? 'n/a',
@@ -469,12 +475,13 @@ if (results.profiles.length > 0) {
 						fmt(result.cpuMs / result.rows, 2),
 						result.failed,
 					]
-				: [result.profile, nameOf(result), errorCell(result), '', '', '', '', '', ''],
+				: [result.profile, nameOf(result), errorCell(result), '', '', '', '', '', '', ''],
 		),
 	);
 	const of = (profile, concurrency, kind = 'node') => results.profiles.find((r) => r.profile === profile && r.kind === kind && r.concurrency === concurrency && ok(r));
 	bench.profiles = {};
 	bench.autoOverBestFixed = {};
+	bench.autoOverBestFixedCountingFailedRows = {};
 	const key = (profile) => profile.replace(/-(\w)/g, (_, letter) => letter.toUpperCase());
 	console.log('');
 	for (const profile of profileNames) {
@@ -482,7 +489,7 @@ if (results.profiles.length > 0) {
 		const fixed = profileConfigs.filter((c) => c !== 'auto').map((c) => of(profile, c)).filter(Boolean);
 		const chain = of(profile, 1, 'httpNode');
 		bench.profiles[key(profile)] = Object.fromEntries(
-			results.profiles.filter((r) => r.profile === profile && ok(r)).map((r) => [keyOf(r), { rowsPerMinute: Math.round(rowsPerMinute(r)), answered429: r.answered429, answered503: r.answered503, requests: r.requests, cpuMsPerRow: Number((r.cpuMs / r.rows).toFixed(3)), failed: r.failed }]),
+			results.profiles.filter((r) => r.profile === profile && ok(r)).map((r) => [keyOf(r), { rowsPerMinute: Math.round(rowsPerMinute(r)), rowsDonePerMinute: Math.round(rowsDonePerMinute(r)), answered429: r.answered429, answered503: r.answered503, requests: r.requests, cpuMsPerRow: Number((r.cpuMs / r.rows).toFixed(3)), failed: r.failed }]),
 		);
 		const imported = of(profile, 'auto', 'nodeImport');
 		if (profile === 'fast' && chain && imported) {
@@ -490,10 +497,17 @@ if (results.profiles.length > 0) {
 			bench.importAutoOverHttpNodeCreations = Number((rowsPerMinute(imported) / rowsPerMinute(chain)).toFixed(3));
 		}
 		if (!auto || fixed.length === 0) continue;
-		const best = fixed.reduce((a, b) => (rowsPerMinute(a) >= rowsPerMinute(b) ? a : b));
-		const ratio = rowsPerMinute(auto) / rowsPerMinute(best);
+		// Best by rows done per minute: a setting that fails rows has not done them (on rate-limited Fixed 50 fails about 450 items).
+		const best = fixed.reduce((a, b) => (rowsDonePerMinute(a) >= rowsDonePerMinute(b) ? a : b));
+		const ratio = rowsDonePerMinute(auto) / rowsDonePerMinute(best);
+		const bestRaw = fixed.reduce((a, b) => (rowsPerMinute(a) >= rowsPerMinute(b) ? a : b));
+		const ratioRaw = rowsPerMinute(auto) / rowsPerMinute(bestRaw);
 		bench.autoOverBestFixed[key(profile)] = Number(ratio.toFixed(3));
-		console.log(`Target on ${profile}: Auto ≥ 0.9× the best fixed (Fixed ${best.concurrency}) → ${fmt(rowsPerMinute(auto))} vs ${fmt(rowsPerMinute(best))} rows/min (${fmt(ratio, 2)}×) ${ratio >= 0.9 ? 'MET' : 'MISSED'}`);
+		bench.autoOverBestFixedCountingFailedRows[key(profile)] = Number(ratioRaw.toFixed(3));
+		console.log(
+			`Target on ${profile}: Auto ≥ 0.9× the best fixed (Fixed ${best.concurrency}), rows done per minute → ${fmt(rowsDonePerMinute(auto))} vs ${fmt(rowsDonePerMinute(best))} (${fmt(ratio, 2)}×) ${ratio >= 0.9 ? 'MET' : 'MISSED'}` +
+				`; counting failed rows as done: ${fmt(rowsPerMinute(auto))} vs ${fmt(rowsPerMinute(bestRaw))} rows/min, Fixed ${bestRaw.concurrency} (${fmt(ratioRaw, 2)}×)`,
+		);
 		if (profile === 'fast' && chain) {
 			// The same comparison with the five steps as five node runs (the figure this field had before Import was measured here).
 			bench.phasesAutoOverChainDefaults = Number((rowsPerMinute(auto) / rowsPerMinute(chain)).toFixed(3));
