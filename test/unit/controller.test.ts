@@ -109,6 +109,9 @@ describe('Concurrency Mode Auto: the limit', () => {
 		round(controller, clock, 60); // 20
 		round(controller, clock, 100); // not over 2 × 50 + 20: grows, 22
 		expect(controller.limit).toBe(22);
+		// In slow start the first slow round holds the limit, the second in a row ends slow start and takes one off.
+		round(controller, clock, 200);
+		expect(controller.limit).toBe(22);
 		round(controller, clock, 200);
 		expect(controller.limit).toBe(21);
 		round(controller, clock, 200);
@@ -118,6 +121,26 @@ describe('Concurrency Mode Auto: the limit', () => {
 		expect(controller.limit).toBe(21);
 		for (let i = 0; i < 40; i++) round(controller, clock, 400);
 		expect(controller.limit).toBe(5);
+	});
+
+	it('one slow round in slow start (n8n paused) holds the limit and slow start goes on; once past it, a slow round takes one off at once', () => {
+		const clock = new Clock();
+		const controller = new Controller({ mode: 'auto', concurrency: 5, maxConcurrency: 64 }, clock.now);
+		round(controller, clock, 50); // 10
+		round(controller, clock, 50); // 20
+		round(controller, clock, 300); // a pause: held
+		expect(controller.limit).toBe(20);
+		round(controller, clock, 50);
+		expect(controller.limit).toBe(22);
+		round(controller, clock, 50);
+		expect(controller.limit).toBe(24);
+		round(controller, clock, 300);
+		round(controller, clock, 300); // two in a row: slow start is over, one off
+		expect(controller.limit).toBe(23);
+		round(controller, clock, 300);
+		expect(controller.limit).toBe(22);
+		round(controller, clock, 50);
+		expect(controller.limit).toBe(23);
 	});
 
 	it('answers to requests started before a shrink are not counted', () => {
