@@ -58,6 +58,14 @@ describe('which mode applies', () => {
 		expect(notice?.displayName).toMatch(/version 1: it sends 5 items at a time/);
 	});
 
+	it('Max Concurrency: 128 unless set, 1 to 256', () => {
+		const { description } = new Recruiting();
+		const options = description.properties.filter((property) => property.name === 'options');
+		const caps = options.flatMap((property) => (property.options ?? []).filter((option) => 'name' in option && option.name === 'maxConcurrency'));
+		expect(caps.length).toBeGreaterThan(0);
+		for (const cap of caps) expect([('default' in cap && cap.default) as unknown, 'typeOptions' in cap && cap.typeOptions]).toEqual([128, { minValue: 1, maxValue: 256, numberPrecision: 0 }]);
+	});
+
 	it('a version 1 workflow without the option keeps a fixed 5 in flight', async () => {
 		const state = service(40);
 		const result = await new Harness(credential).run({ parameters: create(), items: rows(60), typeVersion: 1 });
