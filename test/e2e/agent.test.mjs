@@ -159,8 +159,10 @@ after(async () => {
 
 /** The AI Agent versions this n8n has (3.1 only where its node offers it). */
 async function agentVersions() {
-	const types = await stack.rest.nodeTypes();
-	const agent = (Array.isArray(types) ? types : Object.values(types)).filter((t) => t.name === `${LANGCHAIN}.agent`);
+	// the editor's node list (served beside the REST API, not under /rest)
+	const res = await fetch(`${stack.n8n.url}/types/nodes.json`, { headers: { cookie: stack.rest.cookie ?? '', 'browser-id': stack.rest.browserId } });
+	assert.equal(res.status, 200);
+	const agent = (await res.json()).filter((t) => t.name === `${LANGCHAIN}.agent`);
 	const versions = new Set(agent.flatMap((t) => (Array.isArray(t.version) ? t.version : [t.version])));
 	return [3.1, 2.2].filter((v) => versions.has(v));
 }
@@ -218,7 +220,13 @@ describe(`AI Agent with the Recruiting tool, a scripted model, real n8n ${line}.
 				const [exchange, ...more] = toolExchanges(turn.completions);
 				assert.equal(more.length, 0);
 				assert.equal(exchange.call.function.name, TOOL);
-				assert.deepEqual(JSON.parse(exchange.call.function.arguments), { email: ada.email, first_name: 'Ada', last_name: 'Lovelace', languages: 'English: 4' });
+				// what the model called (the script reads the tool's schema and the sentence) ...
+				const called = { email: ada.email, first_name: 'Ada', last_name: 'Lovelace', languages: 'English: 4' };
+				assert.deepEqual(first.answer.toolCalls, [{ name: TOOL, arguments: called }]);
+				// ... and the call as n8n sends it back in the next request (AI Agent 3.x adds the call's id to its arguments)
+				const { id: callId, ...sentBack } = JSON.parse(exchange.call.function.arguments);
+				assert.deepEqual(sentBack, called);
+				if (callId !== undefined) assert.equal(callId, exchange.call.id);
 				const [item] = JSON.parse(exchange.content);
 				assert.equal(item.action, 'created', exchange.content);
 				slug = item.slug;

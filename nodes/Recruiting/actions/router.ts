@@ -182,6 +182,27 @@ function stopError(job: Job): NodeError | undefined {
 	return undefined;
 }
 
+/** n8n's agents that run their tools in LangChain's AgentExecutor before these versions. */
+const AGENTS_BEFORE_ENGINE_TOOLS: Record<string, number> = {
+	'@n8n/n8n-nodes-langchain.agent': 3,
+	'@n8n/n8n-nodes-langchain.agentTool': 3,
+};
+
+/**
+ * Whether a failed item is answered as an error item although "continue on fail" is off: when
+ * the node runs as a tool of an AI Agent (or AI Agent Tool) before version 3. Those run their
+ * tools in LangChain's AgentExecutor, which drops an error the tool throws (n8n sets no
+ * `handleToolRuntimeErrors`): the model would get an empty tool message. The node then running
+ * is the agent (its tools run inside its execution); version 3 runs a tool as a node of its own,
+ * and the MCP Server Trigger answers a thrown error as an error: both keep the thrown error.
+ */
+function failureAnswersAgent(context: IExecuteFunctions): boolean {
+	const running = context.getExecuteData?.()?.node;
+	if (!running || running.name === context.getNode().name) return false;
+	const before = AGENTS_BEFORE_ENGINE_TOOLS[running.type];
+	return before !== undefined && running.typeVersion < before;
+}
+
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
@@ -196,7 +217,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		run: createRunContext(requestSettings(this)),
 		count,
 		signal: this.getExecutionCancelSignal?.(),
-		continueOnFail: this.continueOnFail(),
+		continueOnFail: this.continueOnFail() || failureAnswersAgent(this),
 		errorOutput: this.getNode().onError === 'continueErrorOutput',
 		results: new Array(count),
 		failures: new Map(),
