@@ -12,7 +12,7 @@
  *   lists every candidate created in this execution so the user can reconcile before a re-run.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { notSentStopping, redact, redactValues } from '../transport';
 import { requestSettings } from './shared/options';
@@ -189,16 +189,22 @@ const AGENTS_BEFORE_ENGINE_TOOLS: Record<string, number> = {
 };
 
 /**
- * Whether a failed item is answered as an error item although "continue on fail" is off: when
- * the node runs as a tool of an AI Agent (or AI Agent Tool) before version 3. Those run their
- * tools in LangChain's AgentExecutor, which drops an error the tool throws (n8n sets no
- * `handleToolRuntimeErrors`): the model would get an empty tool message. The node then running
- * is the agent (its tools run inside its execution); version 3 runs a tool as a node of its own,
- * and the MCP Server Trigger answers a thrown error as an error: both keep the thrown error.
+ * Whether a failed item is answered as an error item although "continue on fail" is off, so
+ * that an AI agent's model reads the failure (read in n8n 2.41.1 and 1.123.50):
+ * - the node runs as a tool of an AI Agent (or AI Agent Tool) before version 3: the agent is the
+ *   node running (its tools run inside its execution), in LangChain's AgentExecutor, which drops
+ *   an error the tool throws (n8n sets no `handleToolRuntimeErrors`): the model would get an
+ *   empty tool message;
+ * - AI Agent 3 runs the tool as a node of its own (`rewireOutputLogTo: ai_tool`): n8n 2.x turns
+ *   a thrown error into `{ error }` for the model unless the node's On Error is "Stop Workflow",
+ *   but n8n 1.x fails the execution; the node answers as 2.x does, on both lines.
+ * The MCP Server Trigger answers a thrown error as an MCP error: there the error is thrown.
  */
 function failureAnswersAgent(context: IExecuteFunctions): boolean {
+	const node = context.getNode();
+	if (node.rewireOutputLogTo === NodeConnectionTypes.AiTool) return node.onError !== 'stopWorkflow';
 	const running = context.getExecuteData?.()?.node;
-	if (!running || running.name === context.getNode().name) return false;
+	if (!running || running.name === node.name) return false;
 	const before = AGENTS_BEFORE_ENGINE_TOOLS[running.type];
 	return before !== undefined && running.typeVersion < before;
 }
