@@ -40,8 +40,8 @@ function exampleTool() {
  * A workflow: Chat Trigger (public, webhook mode, answers with the last node's output) → AI Agent
  * (typeVersion `agentVersion`) with the OpenAI Chat Model (Chat Completions) and the tool.
  */
-function agentWorkflow(agentVersion, webhookId) {
-	const tool = { ...exampleTool(), id: randomUUID(), position: [200, 220] };
+function agentWorkflow(agentVersion, webhookId, { onError } = {}) {
+	const tool = { ...exampleTool(), id: randomUUID(), position: [200, 220], ...(onError ? { onError } : {}) };
 	// AI Agent 2.x refuses a model on the Responses API; the OpenAI Chat Model 1.3 uses it unless
 	// told not to: 1.2 for the agent 2.2 (as saved workflows of that time have it), 1.3 on Chat Completions for 3.x.
 	const chatModel =
@@ -98,7 +98,7 @@ const executionIds = async (workflowId) => ((await stack.rest.listExecutions({ w
  * saved when the execution ends). Returns { answer (the reply's text), execution, completions
  * (the requests the model received meanwhile), sent (the requests the service received) }.
  */
-async function chat(target, message) {
+async function chat(target, message, { status = 200 } = {}) {
 	const seen = new Set(await executionIds(target.workflow.id));
 	const fromModel = model.completions().length;
 	const fromService = stack.sandbox.requests.length;
@@ -113,7 +113,7 @@ async function chat(target, message) {
 		await sleep(250);
 	}
 	const text = await res.text();
-	assert.equal(res.status, 200, text);
+	assert.equal(res.status, status, text);
 	let execution;
 	for (let tries = 0; tries < 240 && !execution; tries++) {
 		const fresh = ((await stack.rest.listExecutions({ workflowId: target.workflow.id })).results ?? []).filter((e) => !seen.has(String(e.id)));
@@ -280,6 +280,18 @@ describe(`AI Agent with the Recruiting tool, a scripted model, real n8n ${line}.
 			});
 		});
 	}
+
+	test(`AI Agent ${AGENT_VERSIONS[0]}, the tool's On Error set to Stop Workflow: a failed call stops the execution, as in any workflow`, async (t) => {
+		const webhookId = randomUUID();
+		const workflow = await stack.rest.importWorkflow(agentWorkflow(AGENT_VERSIONS[0], webhookId, { onError: 'stopWorkflow' }));
+		await stack.rest.activateWorkflow(workflow.id);
+		const email = `stop.${line}@example.com`;
+		const turn = await chat({ workflow, webhookId, sessionId: randomUUID() }, `File Grace Hopper, ${email}, born 31.02.2024`, { status: 500 });
+		assert.equal(turn.execution.status, 'error');
+		assert.equal(turn.completions.length, 1, 'the model was not asked again');
+		assert.deepEqual(candidatesByEmail(email), []);
+		t.diagnostic(`the chat's answer: ${turn.text}`);
+	});
 
 	test('every request the model received was well formed, and none holds a password, token or API key', (t) => {
 		const requests = model.requests.filter((r) => r.path === '/v1/chat/completions');
