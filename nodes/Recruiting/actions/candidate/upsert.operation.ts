@@ -14,6 +14,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import type { MatchBy } from '../../memory';
 import { CandidateMemory } from '../../memory';
 import type { SentState } from '../../memory/syncState';
 import type { RunContext, Send } from '../context';
@@ -53,6 +54,16 @@ function hintManualRun(context: IExecuteFunctions, run: RunContext): void {
 	});
 }
 
+/**
+ * The row's keys under the identifiers it is not matched by (its e-mail, its phone): the memory
+ * keeps it under them too, so that a run with another Match By finds its candidate instead of
+ * creating it again. Looked up only when Match By is that identifier: a row matched by e-mail
+ * never takes the candidate of another row that shares its phone.
+ */
+function aliasKeys(memory: CandidateMemory, matchBy: MatchBy, input: ImportInput): string[] {
+	return (['email', 'phone'] as const).filter((by) => by !== matchBy).map((by) => memory.keyOf(by, input.profile[by])).filter((key) => key !== '');
+}
+
 /** What was sent for the row's candidate before: the row's state (given with its slug) wins over the memory. */
 function knownOf(memory: CandidateMemory, key: string, input: ImportInput, given: SentState | undefined): Known | undefined {
 	const remembered = memory.recall(key);
@@ -70,7 +81,7 @@ async function createOrUpdate(
 	itemIndex: number,
 	run: RunContext,
 	memory: CandidateMemory,
-	{ key, lead }: { key: string; lead: Lead },
+	{ key, lead, aliases }: { key: string; lead: Lead; aliases: string[] },
 	input: ImportInput,
 	given: SentState | undefined,
 ): Promise<IDataObject> {
@@ -85,7 +96,7 @@ async function createOrUpdate(
 	const uncertain = await uncertainCreations(run);
 	if (slug !== undefined && !plan.sendProfile && plan.records.length === 0) {
 		const result = unchangedResult(slug, plan.unchanged);
-		return outputOf(memory, lead, result, false, plan, rememberOutcome(memory, key, known, input, result, plan));
+		return outputOf(memory, lead, result, false, plan, rememberOutcome(memory, [key, ...aliases], known, input, result, plan));
 	}
 	if (slug === undefined && (uncertain.has(key) || !(await memory.claim(key)))) throw mayExistError(context, itemIndex, lead);
 	let result: IDataObject;
@@ -98,7 +109,7 @@ async function createOrUpdate(
 				: new NodeOperationError(context.getNode(), error instanceof Error ? error.message : String(error), { itemIndex });
 		const partial = nodeError.context.partialResult as IDataObject | undefined;
 		if (partial?.slug) {
-			const state = rememberOutcome(memory, key, known, input, partial, plan);
+			const state = rememberOutcome(memory, [key, ...aliases], known, input, partial, plan);
 			nodeError.context.partialResult = outputOf(memory, lead, partial, slug === undefined, plan, state);
 		} else {
 			if (slug === undefined && nodeError.context.mayExist === true) uncertain.add(key);
@@ -108,7 +119,7 @@ async function createOrUpdate(
 		}
 		throw nodeError;
 	}
-	const state = rememberOutcome(memory, key, known, input, result, plan);
+	const state = rememberOutcome(memory, [key, ...aliases], known, input, result, plan);
 	return outputOf(memory, lead, { ...result, summary: { ...(result.summary as IDataObject), unchanged: plan.unchanged } }, slug === undefined, plan, state);
 }
 
@@ -124,5 +135,6 @@ export async function prepare(this: IExecuteFunctions, itemIndex: number, run: R
 	hintManualRun(this, run);
 	const input = readImport(this, itemIndex);
 	const given = readState(this, itemIndex, memory, input.givenSlug);
-	return async () => await memory.inTurn(row.key, async () => await createOrUpdate(this, itemIndex, run, memory, row, input, given));
+	const aliases = aliasKeys(memory, row.lead.matchedBy, input);
+	return async () => await memory.inTurn(row.key, async () => await createOrUpdate(this, itemIndex, run, memory, { ...row, aliases }, input, given));
 }

@@ -39,9 +39,10 @@ function profileOutcome(input: ImportInput, result: IDataObject, created: boolea
  * profile when its update went through (with its fields one by one), none when it failed (an
  * update is idempotent: sent again next time), as before when it was not sent; each record
  * added; each record whose post had an unknown outcome, under its own print (a post is not
- * idempotent: it is not sent again, and reported while the row holds it).
+ * idempotent: it is not sent again, and reported while the row holds it). Under every key of
+ * `keys`: the row's, then its other identifiers' (so that a changed Match By finds it again).
  */
-export function rememberOutcome(memory: CandidateMemory, key: string, known: Known | undefined, input: ImportInput, result: IDataObject, plan: Plan): SentState {
+export function rememberOutcome(memory: CandidateMemory, keys: string[], known: Known | undefined, input: ImportInput, result: IDataObject, plan: Plan): SentState {
 	const results = (result.records as RecordResult[] | undefined) ?? [];
 	const printsOf = (outcome: (done: RecordResult) => boolean, print: typeof recordPrint) =>
 		plan.records
@@ -58,7 +59,7 @@ export function rememberOutcome(memory: CandidateMemory, key: string, known: Kno
 		if (p !== undefined) prints = [...fieldBlock(p, plan.fields, PROFILE_ORDER), ...prints];
 	}
 	const entry = { p, r: [...new Set([...prints, ...added, ...unknown])] };
-	memory.remember(key, { s: result.slug as string, ...entry });
+	for (const key of keys) memory.remember(key, { s: result.slug as string, ...entry });
 	return entry;
 }
 
