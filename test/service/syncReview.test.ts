@@ -6,6 +6,8 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { MANUAL_RUN_HINT } from '../../nodes/Recruiting/actions/candidate/upsert.operation';
+import { forgetProcessMemory } from '../../nodes/Recruiting/memory/registry';
 import { Harness } from '../helpers/harness';
 import { ALICE, emailCredential, storedCandidate, useSandbox } from '../helpers/sandbox';
 import { upsertParameters } from '../helpers/upsert';
@@ -107,5 +109,37 @@ describe('defect 4: Match By changed (Email to Phone) finds the known candidates
 		// And back to Email: still known.
 		const back = await runRows(harness, sheet);
 		expect(back.writes).toEqual([]);
+	});
+});
+
+describe('issue 34: a refused row has a way out that creates no duplicate; hand runs say what they are', () => {
+	it('after hand runs and a restart, Stop Workflow: one error that counts the refused rows, says where the slug is and where it goes', async () => {
+		const harness = new Harness(emailCredential(sandbox(), ALICE));
+		const sheet = rows(3, 'refused.stop');
+		const manual = await runRows(harness, sheet, {}, true);
+		expect(manual.outputs.map((json) => json.action)).toEqual(['created', 'created', 'created']);
+		forgetProcessMemory();
+		const from = sandbox().requests.length;
+		const stopped = await harness.run({ parameters: upsert(), items: sheet });
+		expect(writesSince(from)).toEqual([]);
+		expect(stopped.error?.message).toBe(`This row's candidate may already exist, and n8n has no slug for it (Email ${String(sheet[0].email)})`);
+		const description = String(stopped.error?.description);
+		expect(description).toMatch(/find its slug: in the output of the execution that created it/);
+		expect(description).toMatch(/Put it in Candidate Slug for this row/);
+		expect(description).toMatch(/creates a duplicate if it did exist/);
+		expect(description).not.toMatch(/to let the node create it again/);
+		expect(description).toMatch(/^3 rows were refused before the run stopped \(item index: 0, 1, 2\): their candidate may already exist/m);
+		expect(description.match(/rows? (was|were) refused/g)).toHaveLength(1);
+	});
+
+	it('a manual run shows the hint in the output pane; a production run does not, nor a manual Forget', async () => {
+		const harness = new Harness(emailCredential(sandbox(), ALICE));
+		const [row] = rows(1, 'hint');
+		const hints = (run: Awaited<ReturnType<typeof runRows>>) => (run.result.run.data.resultData.runData.Recruiting[0].hints ?? []).map((hint) => hint.message);
+		const manual = await runRows(harness, [row], {}, true);
+		expect(hints(manual)).toEqual([MANUAL_RUN_HINT]);
+		expect(MANUAL_RUN_HINT).toMatch(/Dry Run/);
+		expect(hints(await runRows(harness, [row]))).toEqual([]);
+		expect(hints(await runRows(harness, [row], { memoryAction: 'forget' }, true))).toEqual([]);
 	});
 });
