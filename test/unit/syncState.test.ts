@@ -69,6 +69,9 @@ describe('syncState', () => {
 		// Bound to the profile print: another print's block does not count.
 		expect(fieldsHeld(prints, profilePrint({ email: 'a@example.test' }, ORDER), { email: 'a@example.test' }, ORDER)).toBe(false);
 		expect(withoutBlock(prints, p, ORDER)).toEqual([prints[0], prints[prints.length - 1]]);
+		// A seal and 2 bytes per field: 3 prints for 3 fields.
+		expect(fieldBlock(p, sent, ORDER)).toHaveLength(3);
+		expect(fieldBlock(p, { email: 'a@example.test' }, ORDER)).toHaveLength(2);
 		expect(withoutBlock(prints, undefined, ORDER)).toEqual(prints);
 	});
 

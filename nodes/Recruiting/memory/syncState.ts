@@ -14,8 +14,8 @@
  * A record whose post had an unknown outcome is kept among the record prints under a print of its
  * own (`unknownPrint`): not sent again, and reported while the row holds it.
  *
- * The profile's fields are kept one by one too, first among the prints (`fieldBlock`): a print per
- * field bound to the profile print, then a seal. They tell a row whose only change is an emptied
+ * The profile's fields are kept one by one too, first among the prints (`fieldBlock`): a seal, then
+ * 2 bytes per field, bound to the profile print. They tell a row whose only change is an emptied
  * field (the service cannot clear it: nothing to send) from one whose other fields changed too.
  *
  * The state: `2.<account><candidate><check>.<profile>.<records>`
@@ -43,6 +43,7 @@ const SLUG_LENGTH = 4;
 const CHECK_LENGTH = 4;
 const PROFILE_LENGTH = 8;
 const RECORD_LENGTH = 6;
+const FIELD_HASH_BYTES = 2;
 const PRINT = /^[\w-]*$/;
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
@@ -149,39 +150,54 @@ export function decodeState(text: string, scope: string, slug: string): { state:
 	return { state: { p: p === '' ? undefined : p, r } };
 }
 
-/** One profile field's print, bound to the profile print `profile` it was sent with. */
-const fieldPrint = (profile: string, field: string, value: unknown) => shortPrint(fingerprint('profile field', { profile, field, value } as IDataObject), RECORD_BYTES);
+/** 2 bytes of a hash of one profile field's value, bound to the profile print `profile` it was sent with. */
+const fieldHash = (profile: string, field: string, value: unknown): Buffer =>
+	createHash('sha256').update(JSON.stringify(['recruiting-field', profile, field, value])).digest().subarray(0, FIELD_HASH_BYTES);
 
-/** The seal after a profile's field prints: says where they are among the prints. */
-const sealOf = (profile: string, fields: string[]) => shortPrint(fingerprint('profile fields', { profile, fields }), RECORD_BYTES);
+/** The seal before a profile's field prints: says where they are among the prints (4 bytes, bound to the profile print). */
+const sealOf = (profile: string, packed: string[]) => shortPrint(fingerprint('profile fields', { profile, packed }), RECORD_BYTES);
 
-/** The prints that keep a profile's fields one by one (bound to its print `profile`): one per field, then the seal. */
+/**
+ * The prints that keep a profile's fields one by one (bound to its print `profile`): a seal, then
+ * 2 bytes per field the print holds (in `order`), packed into prints of 4 bytes (so the memory
+ * keeps them as it keeps record prints): 3 prints for a profile of 3 or 4 fields.
+ */
 export function fieldBlock(profile: string, fields: IDataObject, order: string[]): string[] {
 	const values = comparable(fields);
-	const held = order.filter((field) => values[field] !== undefined).map((field) => fieldPrint(profile, field, values[field]));
-	return [...held, sealOf(profile, held)];
+	const held = order.filter((field) => values[field] !== undefined);
+	const bytes = Buffer.alloc(Math.ceil(held.length / 2) * RECORD_BYTES);
+	held.forEach((field, position) => fieldHash(profile, field, values[field]).copy(bytes, position * FIELD_HASH_BYTES));
+	const packed = Array.from({ length: bytes.length / RECORD_BYTES }, (_, index) => bytes.subarray(index * RECORD_BYTES, (index + 1) * RECORD_BYTES).toString('base64url'));
+	return [sealOf(profile, packed), ...packed];
 }
 
-/** Where the field prints of the profile print `profile` sit among `prints` (their first index and count with the seal); undefined when they are not there. */
-function findBlock(prints: string[], profile: string | undefined, order: string[]): { at: number; length: number } | undefined {
+/** Where the field prints of the profile print `profile` sit among `prints`, and the fields' hashes in order; undefined when they are not there. */
+function findBlock(prints: string[], profile: string | undefined, order: string[]) {
 	const held = profileFields(profile, order);
 	if (profile === undefined || held === undefined) return undefined;
-	const length = held.length + 1;
+	const length = 1 + Math.ceil(held.length / 2);
 	for (let at = 0; at + length <= prints.length; at++) {
-		if (prints[at + length - 1] === sealOf(profile, prints.slice(at, at + length - 1))) return { at, length };
+		const packed = prints.slice(at + 1, at + length);
+		if (prints[at] !== sealOf(profile, packed)) continue;
+		const bytes = Buffer.concat(packed.map((print) => Buffer.from(print, 'base64url')));
+		const hashes = new Map(held.map((field, position) => [field, bytes.subarray(position * FIELD_HASH_BYTES, (position + 1) * FIELD_HASH_BYTES)]));
+		return { at, length, hashes };
 	}
 	return undefined;
 }
 
-/** Whether every field of `fields` has the value it had when the profile print `profile` was sent (its field prints among `prints` say so). */
+/**
+ * Whether every field of `fields` has the value it had when the profile print `profile` was sent
+ * (its field prints among `prints` say so; 2 bytes per field: a changed value passes for the same
+ * once in 65,536).
+ */
 export function fieldsHeld(prints: string[], profile: string | undefined, fields: IDataObject, order: string[]): boolean {
 	const block = findBlock(prints, profile, order);
 	if (!block || profile === undefined) return false;
-	const kept = new Set(prints.slice(block.at, block.at + block.length - 1));
 	const values = comparable(fields);
 	return Object.keys(values)
 		.filter((field) => values[field] !== undefined)
-		.every((field) => kept.has(fieldPrint(profile, field, values[field])));
+		.every((field) => block.hashes.get(field)?.equals(fieldHash(profile, field, values[field])) === true);
 }
 
 /** The prints without the field prints of the profile print `profile` (the record prints alone). */
