@@ -130,6 +130,11 @@ describe('issue 34: a refused row has a way out that creates no duplicate; hand 
 		expect(description).not.toMatch(/to let the node create it again/);
 		expect(description).toMatch(/^3 rows were refused before the run stopped \(item index: 0, 1, 2\): their candidate may already exist/m);
 		expect(description.match(/rows? (was|were) refused/g)).toHaveLength(1);
+		// With On Error: Continue, each refused row's error item says which row it is.
+		const continued = await runRows(harness, sheet);
+		expect(continued.outputs.map((json) => [json.error, json.matchedBy, json.email])).toEqual(
+			sheet.map((row) => [`This row's candidate may already exist, and n8n has no slug for it (Email ${String(row.email)})`, 'email', row.email]),
+		);
 	});
 
 	it('a manual run shows the hint in the output pane; a production run does not, nor a manual Forget', async () => {

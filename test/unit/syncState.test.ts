@@ -72,6 +72,10 @@ describe('syncState', () => {
 		// A seal and 2 bytes per field: 3 prints for 3 fields.
 		expect(fieldBlock(p, sent, ORDER)).toHaveLength(3);
 		expect(fieldBlock(p, { email: 'a@example.test' }, ORDER)).toHaveLength(2);
+		// docs/sync-state.md: a profile of two fields and one record, 44 characters.
+		const two = { email: 'a@example.test', city: 'Berlin' };
+		const twoPrint = profilePrint(two, ORDER);
+		expect(encodeState(SCOPE, { p: twoPrint, r: [...fieldBlock(twoPrint, two, ORDER), prints[0]] }, SLUG)).toHaveLength(44);
 		expect(withoutBlock(prints, undefined, ORDER)).toEqual(prints);
 	});
 

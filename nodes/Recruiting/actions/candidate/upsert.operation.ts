@@ -65,7 +65,7 @@ function aliasKeys(memory: CandidateMemory, matchBy: MatchBy, input: ImportInput
 }
 
 /** What was sent for the row's candidate before: the row's state (given with its slug) wins over the memory. */
-function knownOf(memory: CandidateMemory, key: string, input: ImportInput, given: SentState | undefined): Known | undefined {
+export function knownOf(memory: CandidateMemory, key: string, input: ImportInput, given: SentState | undefined): Known | undefined {
 	const remembered = memory.recall(key);
 	if (given) {
 		// Only a record the memory knows it added to this same candidate is not posted again (a row given twice with the same state adds it once).

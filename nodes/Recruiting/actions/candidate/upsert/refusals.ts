@@ -11,6 +11,7 @@ import type { SentState, StateProblem } from '../../../memory/syncState';
 import { decodeState } from '../../../memory/syncState';
 import { itemParameter } from '../../shared/parameters';
 import type { Lead } from './outcome';
+import { leadFields } from './outcome';
 
 /** The row's memory key and what it was matched by; fails the item when the value it is matched by is empty. */
 export function rowKeyOf(context: IExecuteFunctions, itemIndex: number, memory: CandidateMemory): { key: string; lead: Lead } {
@@ -79,5 +80,7 @@ export function mayExistError(context: IExecuteFunctions, itemIndex: number, lea
 		].join('\n\n'),
 	});
 	error.context.refusal = MAY_EXIST_REFUSAL;
+	// With On Error: Continue, the error item says which row it is.
+	error.context.partialResult = leadFields(lead);
 	return error;
 }
