@@ -257,10 +257,11 @@ describe('§4 defects 5 to 8', () => {
 		const harness = new Harness(emailCredential(sandbox(), ALICE));
 		const row = { email: 'emptied@example.test', city: 'Berlin' };
 		await runRows(harness, [row]);
-		// The other fields go out again (the profile's fingerprint cannot tell whether they changed), the city cannot be cleared.
+		// The city cannot be cleared, and the other fields are as sent (issue 31 defect 10: they were sent again): nothing to send.
 		const emptied = await runRows(harness, [{ ...row, city: '' }]);
-		expect(emptied.writes).toEqual([`PUT ${CANDIDATE}`]);
-		expect(emptied.outputs[0]).toMatchObject({ action: 'updated', notCleared: ['city'] });
+		expect(emptied.writes).toEqual([]);
+		expect(emptied.outputs[0]).toMatchObject({ action: 'unchanged', profileUpdated: false, notCleared: ['city'] });
+		expect(emptied.outputs[0]).not.toHaveProperty('error');
 		expect(String(emptied.outputs[0].message)).toMatch(/City left empty in the row: the service cannot clear a field/);
 		const again = await runRows(harness, [{ ...row, city: '' }]);
 		expect(again.writes).toEqual([]);
@@ -305,7 +306,7 @@ describe('fingerprints of the earlier versions still count as sent (no re-send a
 		const legacy = encodeState(account, {
 			p: fingerprint('profile', { email: row.email, city: 'Berlin' }),
 			r: [fingerprint('itSkill', { skill_name: 'SQL', skill_level_id: 3 }), fingerprint('language', { language_id: 'English', language_level_id: 4 })],
-		});
+		}, first.outputs[0].slug as string);
 		const again = await runRows(new Harness(emailCredential(sandbox(), ALICE)), [{ ...row, slug: first.outputs[0].slug, state: legacy }], fromRow);
 		expect(again.writes).toEqual([]);
 		expect(again.outputs[0].action).toBe('unchanged');

@@ -4,10 +4,13 @@
  * read as another state.
  */
 import { accountScope, serviceAddress, shortPrint, stateScope } from '../../nodes/Recruiting/memory/keys';
-import { decodeState, encodeState, profileFields, profilePrint, recordPrint, unknownPrint } from '../../nodes/Recruiting/memory/syncState';
+import { createHash } from 'crypto';
+
+import { decodeState, encodeState, fieldBlock, fieldsHeld, profileFields, profilePrint, recordPrint, unknownPrint, withoutBlock } from '../../nodes/Recruiting/memory/syncState';
 
 const SCOPE = 'AbCdEf0123456789xyzXYZ';
 const ORDER = ['email', 'first_name', 'city', 'phone'];
+const SLUG = 'slug-0001';
 
 describe('syncState', () => {
 	const state = {
@@ -18,14 +21,14 @@ describe('syncState', () => {
 			unknownPrint('job', { company_name: 'Acme' }),
 		],
 	};
-	const text = encodeState(SCOPE, state);
+	const text = encodeState(SCOPE, state, SLUG);
 
 	it('round trip, short, no personal data', () => {
-		expect(decodeState(text, SCOPE)).toEqual({ state });
-		expect(decodeState(encodeState(SCOPE, { r: [] }), SCOPE)).toEqual({ state: { p: undefined, r: [] } });
-		// 28 characters with one record, 6 more for each further one.
-		expect(encodeState(SCOPE, { p: state.p, r: state.r.slice(0, 1) })).toHaveLength(28);
-		expect(encodeState(SCOPE, { p: state.p, r: state.r.slice(0, 2) })).toHaveLength(34);
+		expect(decodeState(text, SCOPE, SLUG)).toEqual({ state });
+		expect(decodeState(encodeState(SCOPE, { r: [] }, SLUG), SCOPE, SLUG)).toEqual({ state: { p: undefined, r: [] } });
+		// 32 characters with one record, 6 more for each further one.
+		expect(encodeState(SCOPE, { p: state.p, r: state.r.slice(0, 1) }, SLUG)).toHaveLength(32);
+		expect(encodeState(SCOPE, { p: state.p, r: state.r.slice(0, 2) }, SLUG)).toHaveLength(38);
 		expect(text).not.toMatch(/example|Berlin|SQL|Acme/);
 	});
 
@@ -35,14 +38,45 @@ describe('syncState', () => {
 			for (const char of alphabet) {
 				if (char === text[position]) continue;
 				const changed = text.slice(0, position) + char + text.slice(position + 1);
-				const decoded = decodeState(changed, SCOPE);
+				const decoded = decodeState(changed, SCOPE, SLUG);
 				expect('problem' in decoded).toBe(true);
 			}
-			expect('problem' in decodeState(text.slice(0, position), SCOPE)).toBe(true);
+			expect('problem' in decodeState(text.slice(0, position), SCOPE, SLUG)).toBe(true);
 		}
-		expect(decodeState(text, 'ZZZZZZ0123456789')).toEqual({ problem: 'account' });
-		expect(decodeState(`2${text.slice(1)}`, SCOPE)).toEqual({ problem: 'version' });
-		expect(decodeState('hello', SCOPE)).toEqual({ problem: 'garbled' });
+		expect(decodeState(text, 'ZZZZZZ0123456789', SLUG)).toEqual({ problem: 'account' });
+		expect(decodeState(`3${text.slice(1)}`, SCOPE, SLUG)).toEqual({ problem: 'version' });
+		expect(decodeState('hello', SCOPE, SLUG)).toEqual({ problem: 'garbled' });
+	});
+
+	it('issue 31 defect 2: the state names its candidate: given with another slug it is refused; a state of version 1 (no candidate) is still read', () => {
+		expect(decodeState(text, SCOPE, 'slug-0002')).toEqual({ problem: 'candidate' });
+		expect(decodeState(text, SCOPE, ` ${SLUG} `)).toEqual({ state });
+		// Version 1: `1.<account><check>.<profile>.<records>`, its check over the account and the body.
+		const body = text.split('.').slice(2).join('.');
+		const head = SCOPE.slice(0, 6);
+		const check = createHash('sha256').update(`recruiting-state ${head} ${body}`).digest('base64url').slice(0, 4);
+		expect(decodeState(`1.${head}${check}.${body}`, SCOPE, 'any-slug')).toEqual({ state });
+		expect(decodeState(`1.${head}${check}.${body}`, 'ZZZZZZ0123456789', 'any-slug')).toEqual({ problem: 'account' });
+	});
+
+	it('issue 31 defect 10: the profile\'s field prints tell which fields still hold what was sent', () => {
+		const sent = { email: 'a@example.test', city: 'Berlin', first_name: 'Ana' };
+		const p = profilePrint(sent, ORDER);
+		const prints = [recordPrint('itSkill', { skill_name: 'SQL' }), ...fieldBlock(p, sent, ORDER), recordPrint('itSkill', { skill_name: 'Go' })];
+		expect(fieldsHeld(prints, p, { email: ' A@Example.test', first_name: 'Ana' }, ORDER)).toBe(true);
+		expect(fieldsHeld(prints, p, { email: 'a@example.test', first_name: 'Anna' }, ORDER)).toBe(false);
+		expect(fieldsHeld(prints, p, { email: 'a@example.test', phone: '1' }, ORDER)).toBe(false);
+		// Bound to the profile print: another print's block does not count.
+		expect(fieldsHeld(prints, profilePrint({ email: 'a@example.test' }, ORDER), { email: 'a@example.test' }, ORDER)).toBe(false);
+		expect(withoutBlock(prints, p, ORDER)).toEqual([prints[0], prints[prints.length - 1]]);
+		// A seal and 2 bytes per field: 3 prints for 3 fields.
+		expect(fieldBlock(p, sent, ORDER)).toHaveLength(3);
+		expect(fieldBlock(p, { email: 'a@example.test' }, ORDER)).toHaveLength(2);
+		// docs/sync-state.md: a profile of two fields and one record, 44 characters.
+		const two = { email: 'a@example.test', city: 'Berlin' };
+		const twoPrint = profilePrint(two, ORDER);
+		expect(encodeState(SCOPE, { p: twoPrint, r: [...fieldBlock(twoPrint, two, ORDER), prints[0]] }, SLUG)).toHaveLength(44);
+		expect(withoutBlock(prints, undefined, ORDER)).toEqual(prints);
 	});
 
 	it('the profile print: e-mail and phone as the match compares them; which fields it held', () => {

@@ -89,6 +89,17 @@ function stoppingError(error: NodeError, run: RunContext, failures: Map<number, 
 			`Creations under way when it stopped, which the service may or may not have stored (item index): ${unknown.sort((a, b) => a - b).join(', ')}. Check whether they exist before running these items again.`,
 		);
 	}
+	// Rows refused for one reason (the operation marks it: `context.refusal`), counted once.
+	const refused = new Map<string, number[]>();
+	for (const [item, failure] of failures) {
+		const reason = failure.context.refusal;
+		if (typeof reason === 'string') refused.set(reason, [...(refused.get(reason) ?? []), item]);
+	}
+	for (const [reason, items] of refused) {
+		parts.push(
+			`${items.length} ${items.length === 1 ? 'row was' : 'rows were'} refused before the run stopped (item index: ${items.sort((a, b) => a - b).join(', ')}): ${reason}. The rows after them were not looked at.`,
+		);
+	}
 	if (parts.length > 0) error.description = [error.description, ...parts].filter(Boolean).join('\n\n');
 	return error;
 }

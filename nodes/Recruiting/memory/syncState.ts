@@ -14,10 +14,17 @@
  * A record whose post had an unknown outcome is kept among the record prints under a print of its
  * own (`unknownPrint`): not sent again, and reported while the row holds it.
  *
- * The state: `1.<account><check>.<profile>.<records>`
- * - `1`: the version;
+ * The profile's fields are kept one by one too, first among the prints (`fieldBlock`): a seal, then
+ * 2 bytes per field, bound to the profile print. They tell a row whose only change is an emptied
+ * field (the service cannot clear it: nothing to send) from one whose other fields changed too.
+ *
+ * The state: `2.<account><candidate><check>.<profile>.<records>`
+ * - `2`: the version (`1`, without `<candidate>`, is still read: it was written before the state
+ *   named its candidate);
  * - `<account>`: 6 characters of the state scope (keys.ts `stateScope`: the service account, not the
  *   n8n credential; a state of another account is refused);
+ * - `<candidate>`: 4 characters of a hash of the slug it was output with (a state given with
+ *   another Candidate Slug is refused);
  * - `<check>`: 4 characters of a hash of the rest (a garbled or cut state is refused);
  * - `<profile>`: the profile's print (8 characters; empty: to be sent again);
  * - `<records>`: the records' prints, 6 characters each.
@@ -28,11 +35,15 @@ import type { IDataObject } from 'n8n-workflow';
 import { fingerprint, normaliseKey, shortPrint } from './keys';
 import { PROFILE_PRINT_BYTES as PROFILE_BYTES, RECORD_PRINT_BYTES as RECORD_BYTES } from './store';
 
-const VERSION = '1';
+const VERSION = '2';
+/** The version written before the state named its candidate: read, never written. */
+const UNTIED_VERSION = '1';
 const SCOPE_LENGTH = 6;
+const SLUG_LENGTH = 4;
 const CHECK_LENGTH = 4;
 const PROFILE_LENGTH = 8;
 const RECORD_LENGTH = 6;
+const FIELD_HASH_BYTES = 2;
 const PRINT = /^[\w-]*$/;
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
@@ -43,7 +54,7 @@ export interface SentState {
 }
 
 /** Why a given state cannot be used. */
-export type StateProblem = 'garbled' | 'version' | 'account';
+export type StateProblem = 'garbled' | 'version' | 'account' | 'candidate';
 
 const hash = (text: string) => createHash('sha256').update(text).digest('base64url');
 
@@ -102,13 +113,16 @@ const short = (state: SentState): SentState => ({
 
 const encodeBody = (state: SentState) => [state.p ?? '', (state.r ?? []).join('')].join('.');
 
-const checkOf = (account: string, body: string) => hash(`recruiting-state ${account} ${body}`).slice(0, CHECK_LENGTH);
+const checkOf = (head: string, body: string) => hash(`recruiting-state ${head} ${body}`).slice(0, CHECK_LENGTH);
 
-/** The row's `syncState` for the account `scope`. */
-export function encodeState(scope: string, state: SentState): string {
-	const account = scope.slice(0, SCOPE_LENGTH);
+/** 4 characters of a hash of the candidate's slug (as given: trimmed text). */
+const candidateTag = (slug: string) => hash(`recruiting-state-slug ${slug.trim()}`).slice(0, SLUG_LENGTH);
+
+/** The row's `syncState` for the account `scope` and the candidate `slug`. */
+export function encodeState(scope: string, state: SentState, slug: string): string {
+	const head = `${scope.slice(0, SCOPE_LENGTH)}${candidateTag(slug)}`;
 	const body = encodeBody(short(state));
-	return `${VERSION}.${account}${checkOf(account, body)}.${body}`;
+	return `${VERSION}.${head}${checkOf(head, body)}.${body}`;
 }
 
 function prints(text: string): string[] | undefined {
@@ -116,18 +130,78 @@ function prints(text: string): string[] | undefined {
 	return Array.from({ length: text.length / RECORD_LENGTH }, (_, index) => text.slice(index * RECORD_LENGTH, (index + 1) * RECORD_LENGTH));
 }
 
-/** Reads a `syncState` given for the account `scope`: what was sent, or why it cannot be used. */
-export function decodeState(text: string, scope: string): { state: SentState } | { problem: StateProblem } {
+/**
+ * Reads a `syncState` given for the account `scope` with the Candidate Slug `slug`: what was sent,
+ * or why it cannot be used. A state of version 1 names no candidate: it is read for any slug.
+ */
+export function decodeState(text: string, scope: string, slug: string): { state: SentState } | { problem: StateProblem } {
 	const parts = text.trim().split('.');
 	const version = parts[0];
-	if (version !== VERSION) return { problem: /^\d+$/.test(version) ? 'version' : 'garbled' };
+	if (version !== VERSION && version !== UNTIED_VERSION) return { problem: /^\d+$/.test(version) ? 'version' : 'garbled' };
 	if (parts.length !== 4 || !parts.every((part) => PRINT.test(part))) return { problem: 'garbled' };
 	const [, head, p, records] = parts;
-	if (head.length !== SCOPE_LENGTH + CHECK_LENGTH) return { problem: 'garbled' };
-	const account = head.slice(0, SCOPE_LENGTH);
-	if (head.slice(SCOPE_LENGTH) !== checkOf(account, [p, records].join('.'))) return { problem: 'garbled' };
+	const headLength = SCOPE_LENGTH + (version === VERSION ? SLUG_LENGTH : 0);
+	if (head.length !== headLength + CHECK_LENGTH) return { problem: 'garbled' };
+	if (head.slice(headLength) !== checkOf(head.slice(0, headLength), [p, records].join('.'))) return { problem: 'garbled' };
 	const r = prints(records);
 	if (r === undefined || ![0, PROFILE_LENGTH].includes(p.length)) return { problem: 'garbled' };
-	if (account !== scope.slice(0, SCOPE_LENGTH)) return { problem: 'account' };
+	if (head.slice(0, SCOPE_LENGTH) !== scope.slice(0, SCOPE_LENGTH)) return { problem: 'account' };
+	if (version === VERSION && head.slice(SCOPE_LENGTH, headLength) !== candidateTag(slug)) return { problem: 'candidate' };
 	return { state: { p: p === '' ? undefined : p, r } };
+}
+
+/** 2 bytes of a hash of one profile field's value, bound to the profile print `profile` it was sent with. */
+const fieldHash = (profile: string, field: string, value: unknown): Buffer =>
+	createHash('sha256').update(JSON.stringify(['recruiting-field', profile, field, value])).digest().subarray(0, FIELD_HASH_BYTES);
+
+/** The seal before a profile's field prints: says where they are among the prints (4 bytes, bound to the profile print). */
+const sealOf = (profile: string, packed: string[]) => shortPrint(fingerprint('profile fields', { profile, packed }), RECORD_BYTES);
+
+/**
+ * The prints that keep a profile's fields one by one (bound to its print `profile`): a seal, then
+ * 2 bytes per field the print holds (in `order`), packed into prints of 4 bytes (so the memory
+ * keeps them as it keeps record prints): 3 prints for a profile of 3 or 4 fields.
+ */
+export function fieldBlock(profile: string, fields: IDataObject, order: string[]): string[] {
+	const values = comparable(fields);
+	const held = order.filter((field) => values[field] !== undefined);
+	const bytes = Buffer.alloc(Math.ceil(held.length / 2) * RECORD_BYTES);
+	held.forEach((field, position) => fieldHash(profile, field, values[field]).copy(bytes, position * FIELD_HASH_BYTES));
+	const packed = Array.from({ length: bytes.length / RECORD_BYTES }, (_, index) => bytes.subarray(index * RECORD_BYTES, (index + 1) * RECORD_BYTES).toString('base64url'));
+	return [sealOf(profile, packed), ...packed];
+}
+
+/** Where the field prints of the profile print `profile` sit among `prints`, and the fields' hashes in order; undefined when they are not there. */
+function findBlock(prints: string[], profile: string | undefined, order: string[]) {
+	const held = profileFields(profile, order);
+	if (profile === undefined || held === undefined) return undefined;
+	const length = 1 + Math.ceil(held.length / 2);
+	for (let at = 0; at + length <= prints.length; at++) {
+		const packed = prints.slice(at + 1, at + length);
+		if (prints[at] !== sealOf(profile, packed)) continue;
+		const bytes = Buffer.concat(packed.map((print) => Buffer.from(print, 'base64url')));
+		const hashes = new Map(held.map((field, position) => [field, bytes.subarray(position * FIELD_HASH_BYTES, (position + 1) * FIELD_HASH_BYTES)]));
+		return { at, length, hashes };
+	}
+	return undefined;
+}
+
+/**
+ * Whether every field of `fields` has the value it had when the profile print `profile` was sent
+ * (its field prints among `prints` say so; 2 bytes per field: a changed value passes for the same
+ * once in 65,536).
+ */
+export function fieldsHeld(prints: string[], profile: string | undefined, fields: IDataObject, order: string[]): boolean {
+	const block = findBlock(prints, profile, order);
+	if (!block || profile === undefined) return false;
+	const values = comparable(fields);
+	return Object.keys(values)
+		.filter((field) => values[field] !== undefined)
+		.every((field) => block.hashes.get(field)?.equals(fieldHash(profile, field, values[field])) === true);
+}
+
+/** The prints without the field prints of the profile print `profile` (the record prints alone). */
+export function withoutBlock(prints: string[], profile: string | undefined, order: string[]): string[] {
+	const block = findBlock(prints, profile, order);
+	return block ? [...prints.slice(0, block.at), ...prints.slice(block.at + block.length)] : prints;
 }

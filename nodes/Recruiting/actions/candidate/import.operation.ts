@@ -126,10 +126,15 @@ export function updatableProfile(profile: IDataObject): IDataObject {
 	return Object.fromEntries(Object.entries(profile).filter(([field]) => !CREATE_ONLY.includes(field)));
 }
 
+/** The fields the profile update carries: after a creation those Create did not send, for a given slug all but Create's own. */
+export function profileUpdateOf(profile: IDataObject, created: boolean): IDataObject {
+	const skip = created ? SENT_ON_CREATE : CREATE_ONLY;
+	return Object.fromEntries(Object.entries(profile).filter(([field]) => !skip.includes(field)));
+}
+
 /** Sends the profile fields Create did not send (all of them for a given slug); records the outcome in `result`. */
 async function updateProfile(context: IExecuteFunctions, itemIndex: number, run: RunContext, profile: IDataObject, result: IDataObject) {
-	const skip = result.created ? SENT_ON_CREATE : CREATE_ONLY;
-	const fields = Object.fromEntries(Object.entries(profile).filter(([field]) => !skip.includes(field)));
+	const fields = profileUpdateOf(profile, result.created === true);
 	if (Object.keys(fields).length === 0) return;
 	try {
 		await updateCandidate(context, itemIndex, run, { user_slug: result.slug, ...fields });

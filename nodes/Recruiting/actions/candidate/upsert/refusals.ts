@@ -1,0 +1,86 @@
+/**
+ * Create or Update's refusals before anything is sent: a row without the value it is matched by,
+ * a Sync State that cannot be used, a row whose candidate may already exist. Each says what to do.
+ */
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { CandidateMemory, MatchBy } from '../../../memory';
+import { MATCH_BY_LABEL } from '../../../memory';
+import type { SentState, StateProblem } from '../../../memory/syncState';
+import { decodeState } from '../../../memory/syncState';
+import { itemParameter } from '../../shared/parameters';
+import type { Lead } from './outcome';
+import { leadFields } from './outcome';
+
+/** The row's memory key and what it was matched by; fails the item when the value it is matched by is empty. */
+export function rowKeyOf(context: IExecuteFunctions, itemIndex: number, memory: CandidateMemory): { key: string; lead: Lead } {
+	const matchBy = itemParameter<MatchBy>(context, 'matchBy', itemIndex, 'email');
+	const field = matchBy === 'key' ? 'matchKey' : matchBy;
+	const value = itemParameter<unknown>(context, field, itemIndex, '');
+	const key = memory.keyOf(matchBy, value);
+	if (key !== '') return { key, lead: { matchedBy: matchBy, field, value: typeof value === 'string' ? value.trim() : value } };
+	throw new NodeOperationError(context.getNode(), `This row has no ${MATCH_BY_LABEL[matchBy]} to match it by`, {
+		itemIndex,
+		description: `"${MATCH_BY_LABEL[matchBy]}" is empty. Create or Update recognises a row by its ${MATCH_BY_LABEL[matchBy]} (Match By), so every row needs one${matchBy === 'email' ? ' (an e-mail address such as jane.doe@example.com)' : ''}; for rows without it, set Match By to another value of the row. Nothing was sent.`,
+	});
+}
+
+const STATE_PROBLEMS: Record<StateProblem, { message: string; description: string }> = {
+	garbled: {
+		message: 'Sync State is not a state this node output (changed or cut off)',
+		description:
+			'Map the "syncState" of this row\'s earlier output unchanged (for example the sheet column it was written to), or leave Sync State empty: the node\'s memory then decides. Nothing was sent.',
+	},
+	version: {
+		message: 'Sync State was written by another version of this node',
+		description: 'Leave Sync State empty for this row once: the node\'s memory decides, and the output carries a state of this version. Nothing was sent.',
+	},
+	account: {
+		message: 'Sync State belongs to another account',
+		description:
+			'This row\'s Sync State (and its Candidate Slug) were output for another service account than this credential\'s (another service address, login e-mail or authentication mode). Use a credential of the account they were written with, or empty both Candidate Slug and Sync State to create the candidate in this account. Nothing was sent.',
+	},
+	candidate: {
+		message: 'Sync State belongs to another candidate than Candidate Slug',
+		description:
+			'This row\'s Sync State was output with another slug (Candidate Slug was changed, or the two columns come from different rows): it says what was sent to that other candidate, not to this one. Map the "slug" and "syncState" of the same earlier output together. To send everything of this row to the candidate in Candidate Slug (every record is then added to it), leave Sync State empty for this row once. Nothing was sent.',
+	},
+};
+
+/** The row's Sync State, checked before anything is sent: what was sent for its candidate (undefined: none given). */
+export function readState(context: IExecuteFunctions, itemIndex: number, memory: CandidateMemory, givenSlug: string): SentState | undefined {
+	const value = itemParameter<unknown>(context, 'syncState', itemIndex, '');
+	const text = typeof value === 'string' ? value.trim() : value === undefined || value === null ? '' : undefined;
+	if (text === '') return undefined;
+	const decoded = text === undefined ? ({ problem: 'garbled' } as const) : decodeState(text, memory.stateScope, givenSlug);
+	if ('problem' in decoded) throw new NodeOperationError(context.getNode(), STATE_PROBLEMS[decoded.problem].message, { itemIndex, description: STATE_PROBLEMS[decoded.problem].description });
+	if (givenSlug === '') {
+		throw new NodeOperationError(context.getNode(), 'Sync State needs the Candidate Slug it was output with', {
+			itemIndex,
+			description:
+				'A state says what was sent to one candidate: map the "slug" written back with it to Candidate Slug, or leave Sync State empty (the node\'s memory then decides). Nothing was sent.',
+		});
+	}
+	return decoded.state;
+}
+
+/** Marks a refusal in the error's context, so that the run's error (under Stop Workflow) counts the rows refused for it once. */
+export const MAY_EXIST_REFUSAL = 'their candidate may already exist and n8n has no slug for it (nothing was sent for them)';
+
+export function mayExistError(context: IExecuteFunctions, itemIndex: number, lead: Lead): NodeOperationError {
+	const error = new NodeOperationError(context.getNode(), `This row's candidate may already exist, and n8n has no slug for it (${MATCH_BY_LABEL[lead.matchedBy]} ${String(lead.value)})`, {
+		itemIndex,
+		description: [
+			'An earlier execution (or an earlier row of this one) created it, or sent its creation and never learned the outcome, and n8n did not keep what it learned: a manual execution (n8n never saves what a manual run learns), an execution that ran at the same time as this one, one that stopped before it ended (a worker that died), or an answer that was lost. Nothing was sent, so nothing is created twice.',
+			'To go on with this candidate, find its slug: in the output of the execution that created it (Executions: that execution\'s Recruiting node, the item with this row\'s ' +
+				`${MATCH_BY_LABEL[lead.matchedBy]}, field "slug"; a stopped execution's error lists the slugs it created), or in the recruiting service (the candidate created at that time). ` +
+				'Put it in Candidate Slug for this row (with its Sync State, if you keep it): the node updates that candidate and remembers it from then on.',
+			'Only if you have checked in the service that this candidate does not exist, forget the row (Forget This Row): the next run then creates it, and creates a duplicate if it did exist.',
+		].join('\n\n'),
+	});
+	error.context.refusal = MAY_EXIST_REFUSAL;
+	// With On Error: Continue, the error item says which row it is.
+	error.context.partialResult = leadFields(lead);
+	return error;
+}
