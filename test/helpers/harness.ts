@@ -277,6 +277,8 @@ export interface RunOptions {
 	 * all the same. Default true: the saved copy is loaded.
 	 */
 	loadStaticData?: boolean;
+	/** Runs the node as AI Agent 3 runs a tool: a node of its own whose output n8n logs to the agent (`rewireOutputLogTo: ai_tool`). */
+	asAgentTool?: boolean;
 }
 
 export interface RunResult {
@@ -359,7 +361,10 @@ export class Harness {
 				position: [0, 0],
 				parameters: { items: JSON.stringify(items) },
 			},
-			this.recruitingNode(options.parameters, options.onError, options.retryOnFail, options.typeVersion),
+			{
+				...this.recruitingNode(options.parameters, options.onError, options.retryOnFail, options.typeVersion),
+				...(options.asAgentTool ? { rewireOutputLogTo: NodeConnectionTypes.AiTool } : {}),
+			},
 		];
 		const settings = options.timezone ? { timezone: options.timezone } : {};
 		const connections = {
