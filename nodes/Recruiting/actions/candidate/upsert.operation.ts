@@ -26,6 +26,7 @@ import type { ImportInput, RecordResult } from './import.operation';
 import { failOnInvalidRecords, importRow, readImport, resolveRecordNames, updatableProfile } from './import.operation';
 import type { PlannedRecord } from './import/plan';
 import { describeRecord } from './import/plan';
+import { isDryRun, planMemory } from './upsert/plan';
 
 export { description } from './upsert/description';
 
@@ -43,7 +44,7 @@ function rowKeyOf(context: IExecuteFunctions, itemIndex: number, memory: Candida
 
 async function memoryOf(context: IExecuteFunctions, run: RunContext): Promise<CandidateMemory> {
 	return await run.once('candidateMemory', async () => {
-		const memory = await CandidateMemory.open(context, await run.session.getCredentials(context));
+		const memory = await (isDryRun(run) ? planMemory : CandidateMemory.open)(context, await run.session.getCredentials(context));
 		run.atEnd(async () => await memory.repair());
 		return memory;
 	});
