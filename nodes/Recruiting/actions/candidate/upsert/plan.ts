@@ -10,7 +10,7 @@
  *   - the memory (`planMemory`) reads what a real run reads, but never writes: n8n's static data
  *     and the node's context are read from copies, n8n's deduplication store is not touched (no
  *     claim), and what the run learns stays in this execution (a row given twice is planned as a
- *     real run would do it: created once).
+ *     real run would do it: created once); Retry On Fail's memory of the node run too.
  * What a dry run cannot know: whether n8n's deduplication store holds a claim of a row's creation
  * (an earlier execution created it and its memory was not saved); n8n offers no way to read that
  * store without writing to it. A planned creation says so (`notChecked`).
@@ -19,7 +19,7 @@ import type { ContextType, ICredentialDataDecryptedObject, IDataObject, IExecute
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { Remembered } from '../../../memory';
-import { CandidateMemory } from '../../../memory';
+import { CandidateMemory, retryMemory } from '../../../memory';
 import { decodeRow, encodeRow } from '../../../memory/store';
 import type { ServiceResponse } from '../../../transport';
 import type { InterceptedRequest } from '../../../transport/execution';
@@ -174,6 +174,8 @@ async function dryRunOf(context: IExecuteFunctions, run: RunContext): Promise<Dr
 		if (context.getNodeParameter('options.dryRun', 0, false) !== true) return undefined;
 		const plan = new DryRun(typeof context.helpers.checkProcessedAndRecord === 'function');
 		run.session.intercept = (request) => plan.answer(request);
+		// Retry On Fail's memory of this node run, on a copy of the node's context: nothing was created, so a later try plans it all again.
+		await retryMemory(readOnlyView(context), run);
 		dryRuns.add(run);
 		return plan;
 	});
