@@ -156,6 +156,26 @@ describe('candidate.upsert with Dry Run: what it cannot know', () => {
 		expect(real.logged.filter((request) => request.method !== 'GET')).toEqual([]);
 	}, 60_000);
 
+	it('a node kept for previews beside the node that applies (its own node, Dry Run always on) plans from that node\'s memory', async () => {
+		const harness = new Harness(emailCredential(sandbox(), ALICE));
+		const row = { email: 'dry.beside@example.test', first: 'Hal', city: 'Berlin', skills: 'SQL: 3' };
+		const filed = await run(harness, [row]);
+		const preview = () => Object.assign(harness, { nodeId: 'node-preview', nodeName: 'Preview' });
+		const apply = () => Object.assign(harness, { nodeId: 'node-recruiting', nodeName: 'Recruiting' });
+		preview();
+		const planned = await run(harness, [row, { ...row, city: 'Ulm' }, { ...row, email: 'dry.beside.new@example.test' }], DRY);
+		expect(planned.outputs.map((json) => [json.action, json.slug])).toEqual([
+			['unchanged', filed.outputs[0].slug],
+			['updated', filed.outputs[0].slug],
+			['created', NEW_SLUG],
+		]);
+		expect([planned.staticChanged, planned.journalWrites]).toEqual([false, 0]);
+		apply();
+		const applied = await run(harness, [{ ...row, city: 'Ulm' }]);
+		expect(applied.outputs[0].action).toBe('updated');
+		expect(applied.logged.map(asText)).toEqual(plannedWrites(planned.outputs[1], undefined));
+	}, 60_000);
+
 	it('a manual test run with Dry Run on: the same plan, nothing sent; Forget This Row and Forget All Rows forget nothing', async () => {
 		const harness = new Harness(emailCredential(sandbox(), ALICE));
 		const row = { email: 'dry.manual@example.test', first: 'Gus', city: 'Berlin', skills: 'SQL: 3' };

@@ -10,7 +10,9 @@
  *   - the memory (`planMemory`) reads what a real run reads, but never writes: n8n's static data
  *     and the node's context are read from copies, n8n's deduplication store is not touched (no
  *     claim), and what the run learns stays in this execution (a row given twice is planned as a
- *     real run would do it: created once); Retry On Fail's memory of the node run too.
+ *     real run would do it: created once); Retry On Fail's memory of the node run too. A row this
+ *     node does not know is recalled from another Create or Update node of the workflow (a node
+ *     kept for previews, such as the agents' preview tool, plans what the node beside it would do).
  * What a dry run cannot know: whether n8n's deduplication store holds a claim of a row's creation
  * (an earlier execution created it and its memory was not saved); n8n offers no way to read that
  * store without writing to it. A planned creation says so (`notChecked`).
@@ -20,7 +22,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { Remembered } from '../../../memory';
 import { CandidateMemory, retryMemory } from '../../../memory';
-import { decodeRow, encodeRow } from '../../../memory/store';
+import { FIELD, decodeRow, encodeRow } from '../../../memory/store';
 import type { ServiceResponse } from '../../../transport';
 import type { InterceptedRequest } from '../../../transport/execution';
 import type { Output, PreparedOperation, RunContext, Send } from '../../context';
@@ -52,11 +54,11 @@ export const isDryRun = (run: RunContext): boolean => dryRuns.has(run);
 
 /**
  * The node's context as the memory reads it, where every write stays in this execution: the
- * workflow's static data and the node's context are copies, and n8n's deduplication helpers are
- * absent (the memory then neither claims nor releases, and decides as where n8n has none).
+ * workflow's static data and the node's context are copies (`copies`, shared by the views of one
+ * dry run), and n8n's deduplication helpers are absent (the memory then neither claims nor
+ * releases, and decides as where n8n has none). With `nodeId`: as the node of that id sees it.
  */
-function readOnlyView(context: IExecuteFunctions): IExecuteFunctions {
-	const copies = new Map<string, IDataObject>();
+function readOnlyView(context: IExecuteFunctions, copies = new Map<string, IDataObject>(), nodeId?: string): IExecuteFunctions {
 	const copy = (name: string, read: () => IDataObject) => {
 		let found = copies.get(name);
 		if (!found) {
@@ -69,6 +71,7 @@ function readOnlyView(context: IExecuteFunctions): IExecuteFunctions {
 		getWorkflowStaticData: (type: string) => copy(`static ${type}`, () => context.getWorkflowStaticData(type)),
 		getContext: (type: ContextType) => copy(`context ${type}`, () => context.getContext(type)),
 		helpers: {},
+		...(nodeId === undefined ? {} : { getNode: () => ({ ...context.getNode(), id: nodeId }) }),
 	};
 	return new Proxy(context, {
 		get(target, property) {
@@ -80,14 +83,34 @@ function readOnlyView(context: IExecuteFunctions): IExecuteFunctions {
 }
 
 /**
+ * The other nodes of the workflow whose memory n8n saved (in the workflow's static data), read as
+ * this node's credential sees them: where a row is recalled when this node's memory does not know it.
+ */
+async function otherMemories(context: IExecuteFunctions, copies: Map<string, IDataObject>, credentials: ICredentialDataDecryptedObject): Promise<CandidateMemory[]> {
+	const saved = readOnlyView(context, copies).getWorkflowStaticData('global')[FIELD] as IDataObject | undefined;
+	const ids = Object.keys(saved ?? {}).filter((id) => id !== context.getNode().id);
+	return await Promise.all(ids.map(async (id) => await CandidateMemory.open(readOnlyView(context, copies, id), credentials)));
+}
+
+/**
  * The dry run's memory: it recalls as a real run's does, and what the run would remember (or
  * forget) is kept for this execution only. No claim, no write to n8n's static data or store.
+ *
+ * A row this node's memory does not know is recalled from another Create or Update node of the
+ * workflow that knows it under the same credential: a node kept for previews (Dry Run always on,
+ * such as the preview tool beside the tool that files) never remembers anything itself, and plans
+ * what the node beside it would do.
  */
 export async function planMemory(context: IExecuteFunctions, credentials: ICredentialDataDecryptedObject): Promise<CandidateMemory> {
-	const base = await CandidateMemory.open(readOnlyView(context), credentials);
+	const copies = new Map<string, IDataObject>();
+	const base = await CandidateMemory.open(readOnlyView(context, copies), credentials);
+	const others = await otherMemories(context, copies, credentials);
 	/** Row key → the row as this dry run would have left it (undefined: forgotten). */
 	const learned = new Map<string, string | undefined>();
-	const recall = (key: string): Remembered | undefined => (learned.has(key) ? decodeRow(learned.get(key)) : base.recall(key));
+	const recall = (key: string): Remembered | undefined => {
+		if (learned.has(key)) return decodeRow(learned.get(key));
+		return base.recall(key) ?? others.map((memory) => memory.recall(key)).find((row) => row !== undefined);
+	};
 	const overrides: Partial<CandidateMemory> = {
 		recall,
 		claim: async () => true,
@@ -102,6 +125,10 @@ export async function planMemory(context: IExecuteFunctions, credentials: ICrede
 		},
 		// Never asked: a dry run answers Forget All Rows itself (`withDryRun`).
 		clear: async () => 0,
+		repair: async () => {
+			await Promise.all(others.map(async (memory) => await memory.repair()));
+			return await base.repair();
+		},
 	};
 	return Object.assign(Object.create(base) as CandidateMemory, overrides);
 }
