@@ -178,7 +178,7 @@ class DryRun {
 	/** A row's output as a plan: marked, without a Sync State (nothing was sent: none to write back), with its requests. */
 	private planned(output: IDataObject, requests: PlannedRequest[]): IDataObject {
 		const fields = Object.fromEntries(Object.entries(output).filter(([name]) => name !== 'syncState'));
-		const plan: IDataObject = { dryRun: true, ...fields, requests };
+		const plan: IDataObject = { dryRun: true, ...('action' in fields ? { action: fields.action } : {}), ...fields, requests };
 		const said = typeof output.message === 'string' && output.message !== '' ? ` A real run: ${output.message}` : '';
 		plan.message = `${DRY_PREFIX}${said}`;
 		if (output.action === 'created' && this.claims) plan.notChecked = NOT_CHECKED;
