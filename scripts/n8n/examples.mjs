@@ -294,7 +294,7 @@ export function describePreview({ changed, preview, applied }) {
 	for (const json of preview.plan.filter((item) => item.action !== 'unchanged')) {
 		lines.push(`     ${json.action} ${json.slug}: ${(json.requests ?? []).map(plannedLine).join('; ') || json.error || 'nothing to send'}`);
 	}
-	lines.push(`     ${tally(preview.plan.map((json) => json.action ?? 'failed'))}; ${preview.writes.length} writes sent to the service, ${preview.reads} reads; sheet ${preview.written ? 'WRITTEN' : 'not written'}`);
+	lines.push(`     ${tally(preview.plan.map((json) => json.action ?? 'failed'))}; ${preview.writes.length} writes sent to the service, ${preview.reads} reference-list read${preview.reads === 1 ? '' : 's'}; sheet ${preview.written ? 'WRITTEN' : 'not written'}`);
 	lines.push(`   applied (${applied.execution.mode} execution ${applied.execution.id}): ${tally(applied.actions)}; ${applied.writes.length} writes sent, ${sameAsPlanned(preview.plan, applied.writes) ? 'exactly the planned ones' : 'NOT the planned ones'}`);
 	return lines;
 }
