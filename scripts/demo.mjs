@@ -5,7 +5,8 @@
 //   3. installs (first run only, into .cache/n8n/) and starts a pinned n8n with the package loaded,
 //   4. creates the "Recruiting API" credential pointing at the sandbox (e-mail/password),
 //   5. imports and executes the example workflows of examples/ (the spreadsheet round trip twice,
-//      activated and called by its webhook, as production executions),
+//      activated and called by its webhook, as production executions; then 3 rows of the sheet
+//      changed, previewed from its "Preview the sync" trigger with Dry Run, and applied),
 //   6. prints what happened (candidates created, records attached, failed rows and why, what the
 //      round trip's second run did and sent),
 //   7. activates the tools workflow (examples/agent-tools.json: the MCP Server Trigger with
@@ -18,7 +19,17 @@
 
 import { CREDENTIAL_NAME, startStack } from './n8n/stack.mjs';
 import { DEFAULT_OWNER } from './n8n/server.mjs';
-import { EXAMPLES, describe, describeSpreadsheetSync, referenceNames, runExample, runSpreadsheetSync } from './n8n/examples.mjs';
+import {
+	EXAMPLES,
+	describe,
+	describePreview,
+	describeSpreadsheetSync,
+	previewThenApply,
+	referenceNames,
+	runExample,
+	runSpreadsheetSync,
+	sameAsPlanned,
+} from './n8n/examples.mjs';
 import { AGENT_TOOLS, callToolSettled, connectMcp, describeTools, resultText, setUpAgentTools } from './n8n/mcp.mjs';
 import { SANDBOX_LOGIN } from './n8n/sandbox.mjs';
 
@@ -62,6 +73,21 @@ async function agentView(stack_) {
 		};
 		const lines = [`The agent's view (examples/${AGENT_TOOLS.file}): an MCP client at ${setup.url} (streamable HTTP, Bearer token) lists ${tools.length} tools:`];
 		lines.push(...describeTools(tools).map((l) => `   ${l}`));
+		// The preview tool first (Dry Run): what the call would do, nothing written.
+		{
+			const before = stack_.sandbox.requests.length;
+			const { result } = await callToolSettled(stack_, setup, client, AGENT_TOOLS.tools.preview, args);
+			const writes = stack_.sandbox.requests.slice(before).filter((r) => r.method !== 'GET' && r.path !== '/v1/login').length;
+			let shown = resultText(result);
+			try {
+				const [item] = JSON.parse(shown);
+				shown = `dryRun ${item.dryRun}, action ${item.action}, slug ${item.slug}, ${item.requests.length} planned writes (${item.requests.map((r) => `${r.method} ${r.path}`).join(', ')})`;
+				if (item.dryRun !== true || item.action !== 'created' || writes !== 0) failed = true;
+			} catch {
+				failed = true;
+			}
+			lines.push(`   ${AGENT_TOOLS.tools.preview}(same arguments): ${result.isError ? 'ERROR ' : ''}${shown}; ${writes} writes sent to the service`);
+		}
 		for (const attempt of ['first call', 'same call again']) {
 			const before = stack_.sandbox.requests.length;
 			// as an agent's next turn: after n8n ended (and saved) the first call's execution
@@ -116,6 +142,19 @@ try {
 			if (!ok(first, 'created') || !ok(second, 'unchanged') || second.sent !== 0) failed = true;
 			const [first_, ...more] = describeSpreadsheetSync(example, result);
 			summary.push(`${i + 1}) ${first_}`, ...more);
+			// Plan before apply: three rows changed, previewed with Dry Run (nothing written), then applied.
+			try {
+				const previewed = await previewThenApply(stack, result.sync);
+				const { preview, applied } = previewed;
+				const planned = preview.plan.map((json) => json.action ?? 'failed');
+				if (preview.writes.length > 0 || preview.written || !preview.plan.every((json) => json.dryRun === true)) failed = true;
+				if (planned.filter((action) => action === 'updated').length !== 3 || JSON.stringify(applied.actions) !== JSON.stringify(planned)) failed = true;
+				if (!sameAsPlanned(preview.plan, applied.writes)) failed = true;
+				summary.push(...describePreview(previewed));
+			} catch (err) {
+				failed = true;
+				summary.push(`   preview of 3 changed rows: could not run: ${err.message}`);
+			}
 			continue;
 		}
 		const candidatesAfter = sandbox.candidates(SANDBOX_LOGIN.companyId);

@@ -40,6 +40,9 @@ export const SYNC = Object.freeze({
 	upsertNode: 'Create or Update candidate',
 	webhookPath: 'recruiting-spreadsheet-sync',
 	addedColumns: ['slug', 'syncState', 'action', 'error'],
+	/** The preview path: its manual trigger and the Create or Update node with Dry Run on. */
+	previewTrigger: 'Preview the sync',
+	planNode: 'Plan the sync (Dry Run)',
 });
 
 /**
@@ -213,6 +216,87 @@ export async function runSpreadsheetSync(stack) {
 	const first = await runSpreadsheetSyncOnce(stack, sync);
 	const second = await runSpreadsheetSyncOnce(stack, sync);
 	return { sync, rows, first, second };
+}
+
+/** CSV text (RFC 4180, as parseCsv reads it) of `rows` under `columns`. */
+export function toCsv(columns, rows) {
+	const field = (value) => {
+		const text = String(value ?? '');
+		return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+	};
+	return [columns, ...rows.map((row) => columns.map((column) => row[column]))].map((line) => line.map(field).join(',')).join('\n') + '\n';
+}
+
+/**
+ * Three changes to the sheet as a user makes them between two runs: a city, one more IT skill,
+ * one more language (by name). Returns the emails of the changed rows.
+ */
+export function changeThreeRows(file) {
+	const { columns, rows } = parseCsv(fs.readFileSync(file, 'utf8'));
+	rows[0].city = 'Potsdam';
+	rows[1].it_skills = `${rows[1].it_skills}; Go: 2`;
+	rows[2].languages = `${rows[2].languages}; Spanish: 1`;
+	fs.writeFileSync(file, toCsv(columns, rows));
+	return rows.slice(0, 3).map((row) => row.email);
+}
+
+/**
+ * The round trip's preview path, as *Execute workflow* from "Preview the sync" in the editor (a
+ * manual execution): the sheet's rows through the Create or Update node with Dry Run on. Returns
+ * { execution, plan (that node's output items, by row), writes (requests the sandbox received that
+ * are not reads or the login), reads, written (whether the sheet file changed) }.
+ */
+export async function previewSpreadsheetSync(stack, sync) {
+	const before = stack.sandbox.requests.length;
+	const writtenBefore = fs.statSync(sync.output).mtimeMs;
+	const execution = await runManually(stack.rest, sync.workflow.id, SYNC.previewTrigger);
+	const requests = stack.sandbox.requests.slice(before).filter((r) => r.path !== '/v1/login');
+	return {
+		execution,
+		plan: out(execution, SYNC.planNode),
+		writes: requests.filter((r) => r.method !== 'GET'),
+		reads: requests.filter((r) => r.method === 'GET').length,
+		written: fs.statSync(sync.output).mtimeMs !== writtenBefore,
+	};
+}
+
+/** A planned request as one short line: `PUT /gin/v1/company/candidate {"city":"Potsdam",...}` (the slug left out). */
+export function plannedLine({ method, path: requestPath, body }) {
+	const { user_slug: _slug, ...fields } = body ?? {};
+	return `${method} ${requestPath} ${JSON.stringify(fields)}`;
+}
+
+/**
+ * The demo's preview then apply: three rows of the synced sheet changed, the preview path run by
+ * hand (Dry Run: nothing written), then a production run that applies them. Returns { changed
+ * (emails), preview (previewSpreadsheetSync), applied (runSpreadsheetSyncOnce, with `writes`:
+ * what the sandbox received besides reads and the login) }.
+ */
+export async function previewThenApply(stack, sync) {
+	const changed = changeThreeRows(sync.input);
+	const preview = await previewSpreadsheetSync(stack, sync);
+	const before = stack.sandbox.requests.length;
+	const applied = await runSpreadsheetSyncOnce(stack, sync);
+	applied.writes = stack.sandbox.requests.slice(before).filter((r) => r.method !== 'GET' && r.path !== '/v1/login');
+	return { changed, preview, applied };
+}
+
+/** Whether the writes a production run sent are the ones the preview planned (slugs as the plan gives them). */
+export function sameAsPlanned(plan, writes) {
+	const line = (r) => `${r.method} ${r.path} ${JSON.stringify(r.body ?? {})}`;
+	const planned = plan.flatMap((json) => json.requests ?? []).map(line).sort();
+	return JSON.stringify(planned) === JSON.stringify(writes.map(line).sort());
+}
+
+/** Lines about the preview and the run that applied it. */
+export function describePreview({ changed, preview, applied }) {
+	const lines = [`   then 3 rows of the sheet changed (${changed.join(', ')}); *Execute workflow* from "${SYNC.previewTrigger}" (${preview.execution.mode} execution ${preview.execution.id}, Dry Run):`];
+	for (const json of preview.plan.filter((item) => item.action !== 'unchanged')) {
+		lines.push(`     ${json.action} ${json.slug}: ${(json.requests ?? []).map(plannedLine).join('; ') || json.error || 'nothing to send'}`);
+	}
+	lines.push(`     ${tally(preview.plan.map((json) => json.action ?? 'failed'))}; ${preview.writes.length} writes sent to the service, ${preview.reads} reference-list read${preview.reads === 1 ? '' : 's'}; sheet ${preview.written ? 'WRITTEN' : 'not written'}`);
+	lines.push(`   applied (${applied.execution.mode} execution ${applied.execution.id}): ${tally(applied.actions)}; ${applied.writes.length} writes sent, ${sameAsPlanned(preview.plan, applied.writes) ? 'exactly the planned ones' : 'NOT the planned ones'}`);
+	return lines;
 }
 
 const countBy = (values) => values.reduce((m, v) => m.set(v, (m.get(v) ?? 0) + 1), new Map());

@@ -29,6 +29,7 @@ export const AGENT_TOOLS = Object.freeze({
 	bearerCredential: 'MCP clients (Bearer)',
 	tools: Object.freeze({
 		upsert: 'Create_or_update_candidate',
+		preview: 'Preview_create_or_update_candidate',
 		addLanguage: 'Add_language_to_candidate',
 		jobTypes: 'List_job_types',
 		languages: 'List_languages',

@@ -465,7 +465,8 @@ describe(`real n8n ${line}.x with n8n-nodes-recruiting`, { timeout: 10 * 60_000 
 
 			const sync = await setUpSpreadsheetSync(stack);
 			const triggers = sync.workflow.nodes.filter((node) => /Trigger$|\.webhook$/.test(node.type)).map((node) => node.type).sort();
-			assert.deepEqual(triggers, ['n8n-nodes-base.scheduleTrigger', 'n8n-nodes-base.webhook']);
+			// the manual trigger starts the preview path (Dry Run, test/e2e/dryrun.test.mjs)
+			assert.deepEqual(triggers, ['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.scheduleTrigger', 'n8n-nodes-base.webhook']);
 			const first = await runSpreadsheetSyncOnce(stack, sync);
 			assert.equal(first.execution.status, 'success', JSON.stringify(first.execution.error ?? first.execution.lastNodeExecuted));
 			assert.equal(first.execution.mode, 'webhook', 'a production execution');

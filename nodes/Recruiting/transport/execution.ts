@@ -4,16 +4,25 @@
  * Created per execution (or per dropdown load), never kept at module level, so it holds
  * nothing between executions or across queue-mode workers.
  */
-import type { ICredentialDataDecryptedObject, IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, credentialProblem } from './auth';
 import { Controller } from './controller';
 import type { Waiter } from './pacer';
 import { Pacer, cancellableWait } from './pacer';
+import type { ServiceResponse } from './http';
 import { SessionOwner } from './session';
 import { credentialSecrets } from './token';
 
 export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions;
+
+/** What `TransportSession.intercept` is shown of a request (never its headers or the credential). */
+export interface InterceptedRequest {
+	method: string;
+	path: string;
+	body?: IDataObject;
+	itemIndex?: number;
+}
 
 export interface RetryPolicy {
 	/** How many times one request may be retried (0 = never). */
@@ -45,6 +54,12 @@ export class TransportSession {
 	private stopping = false;
 
 	private problem?: { text: string | undefined };
+
+	/**
+	 * A dry run's answer to a request instead of sending it (Create or Update's Dry Run,
+	 * `actions/candidate/upsert/plan.ts`: it answers the writes); undefined: the request is sent.
+	 */
+	intercept?: (request: InterceptedRequest) => ServiceResponse | undefined;
 
 	constructor(
 		retry: Partial<RetryPolicy> = {},

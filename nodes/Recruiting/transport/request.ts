@@ -280,5 +280,7 @@ export async function apiRequest(
 	const credentials = await transport.getCredentials(this);
 	const problem = transport.problemOf(credentials);
 	if (problem) throw new NodeOperationError(this.getNode(), problem, { itemIndex: request.itemIndex });
+	const planned = transport.intercept?.(request);
+	if (planned) return planned;
 	return await new Call(this, transport, request, credentials).run();
 }

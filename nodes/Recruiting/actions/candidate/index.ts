@@ -3,6 +3,7 @@ import * as create from './create.operation';
 import * as importOperation from './import.operation';
 import * as update from './update.operation';
 import * as upsert from './upsert.operation';
+import { withDryRun } from './upsert/dryRun';
 
 export const resource: ResourceDefinition = {
 	option: {
@@ -47,7 +48,7 @@ export const resource: ResourceDefinition = {
 				action: 'Create or update a candidate from a row',
 				description: 'Create a new record, or update the current one if it already exists (upsert)',
 			},
-			module: upsert,
+			module: withDryRun(upsert),
 		},
 	],
 };

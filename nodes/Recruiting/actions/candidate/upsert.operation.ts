@@ -26,13 +26,14 @@ import { leadFields, outputOf, rememberOutcome, unchangedResult } from './upsert
 import type { Known } from './upsert/plan';
 import { planFor } from './upsert/plan';
 import { mayExistError, readState, rowKeyOf } from './upsert/refusals';
+import { isDryRun, planMemory } from './upsert/dryRun';
 
 export { description } from './upsert/description';
 export { planFor } from './upsert/plan';
 
 async function memoryOf(context: IExecuteFunctions, run: RunContext): Promise<CandidateMemory> {
 	return await run.once('candidateMemory', async () => {
-		const memory = await CandidateMemory.open(context, await run.session.getCredentials(context));
+		const memory = await (isDryRun(run) ? planMemory : CandidateMemory.open)(context, await run.session.getCredentials(context));
 		run.atEnd(async () => await memory.repair());
 		return memory;
 	});

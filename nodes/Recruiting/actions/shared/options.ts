@@ -114,6 +114,17 @@ export const requestOptionFields: INodeProperties[] = [
 		default: 1000,
 		description: 'Wait before the first retry; it doubles with each further retry (at most 30 seconds)',
 	},
+	{
+		// Candidate → Create or Update only (actions/candidate/upsert/plan.ts); one setting for the whole node run.
+		displayName: 'Dry Run',
+		name: 'dryRun',
+		type: 'boolean',
+		noDataExpression: true,
+		default: false,
+		description:
+			'Whether to only show what a real run would do: every row is decided as in a real run and its output lists the requests it would send, but nothing is written to the service and nothing is remembered',
+		displayOptions: { show: { '/resource': ['candidate'], '/operation': ['upsert'] } },
+	},
 ];
 
 export const dateFormatOption: INodeProperties = {

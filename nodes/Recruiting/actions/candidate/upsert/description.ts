@@ -16,6 +16,14 @@ export const description: INodeProperties[] = [
 		displayOptions: { show },
 	},
 	{
+		displayName:
+			'Safe to test: with Options → Dry Run on, a run (a manual test run too) writes nothing to the service and remembers nothing. Each output item shows what a real run would do and the requests it would send.',
+		name: 'dryRunNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { ...show, ...remembering } },
+	},
+	{
 		displayName: 'Memory Action',
 		name: 'memoryAction',
 		type: 'options',
