@@ -116,7 +116,7 @@ const recruitingNode = (name, parameters, position) => ({
 	type: NODE_TYPE,
 	typeVersion: 1,
 	position,
-	credentials: { recruitingApi: { name: 'Recruiting API' } },
+	credentials: { recruitingApi: { name: 'Recruiting account' } },
 });
 
 // The selectors follow the 2.x editor (the primary line); the 1.x line is covered by e2e.test.mjs.
@@ -182,7 +182,7 @@ describe(`n8n ${line}.x editor in chromium`, { timeout: 10 * 60_000, skip }, () 
 			[el.textContent, ...[...el.querySelectorAll('input')].map((i) => i.value)].join(' '),
 		);
 		await screenshot('node-added');
-		assert.match(credential, /Recruiting API/, 'the credential is not preselected');
+		assert.match(credential, /Recruiting account/, 'the credential is not preselected');
 
 		const languages = await dropdown('languageId');
 		await screenshot('language-dropdown');
