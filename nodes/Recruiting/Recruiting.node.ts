@@ -2,9 +2,10 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { properties, RESOURCES } from './actions/registry';
+import { LOCATORS_SINCE_VERSION, withLocators } from './actions/shared/locators';
 import { versionedOptions, versionNotice } from './actions/shared/options';
 import { router } from './actions/router';
-import { loadOptions } from './methods';
+import { listSearch, loadOptions } from './methods';
 import { CREDENTIAL_TYPE } from './transport';
 
 /**
@@ -28,8 +29,9 @@ export class Recruiting implements INodeType {
 		icon: { light: 'file:../../icons/recruiting.svg', dark: 'file:../../icons/recruiting.dark.svg' },
 		group: ['transform'],
 		// 1.1: Concurrency Mode Auto by default (version 1 workflows keep a fixed 5; see actions/shared/options.ts).
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		// 1.2: Job Type, Language, University Degree and Business Area as resource locators (actions/shared/locators.ts).
+		version: [1, 1.1, LOCATORS_SINCE_VERSION],
+		defaultVersion: LOCATORS_SINCE_VERSION,
 		subtitle: subtitleExpression(),
 		description:
 			'Create and update candidates, attach jobs, studies, skills and languages, manage API keys and read reference lists of the recruiting service',
@@ -38,10 +40,10 @@ export class Recruiting implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
-		properties: [versionNotice, ...properties.flatMap(versionedOptions)],
+		properties: [versionNotice, ...withLocators(properties).flatMap(versionedOptions)],
 	};
 
-	methods = { loadOptions };
+	methods = { loadOptions, listSearch };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

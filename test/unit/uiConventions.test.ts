@@ -100,11 +100,12 @@ describe('Candidate → Import, "JSON or Text" fields', () => {
 
 describe('Business Area and the dropdown language rule', () => {
 	it('has a short label', () => {
-		const labels = properties('businessAreaDivision').map((field) => field.displayName);
-		expect(labels.length).toBeGreaterThan(0);
-		for (const label of labels) {
-			expect(label).toBe('Business Area Name or ID');
-		}
+		const dropdowns = properties('businessAreaDivision').filter((field) => field.type === 'options');
+		expect(dropdowns.length).toBeGreaterThan(0);
+		for (const field of dropdowns) expect(field.displayName).toBe('Business Area Name or ID');
+		const locators = properties('businessAreaDivision').filter((field) => field.type === 'resourceLocator');
+		expect(locators.length).toBe(dropdowns.length);
+		for (const field of locators) expect(field.displayName).toBe('Business Area');
 	});
 });
 
@@ -248,5 +249,35 @@ describe('issue 34: the editor path', () => {
 			};
 			expect(loaded(values)).toMatchObject({ additionalFields: { firstName: 'Ada' }, recordInput: 'lists', languageList: 'English: 4' });
 		});
+	});
+
+	it('node version 1.2: Job Type, Language, University Degree and Business Area are resource locators (From List / By Name / By ID); 1.1 keeps its dropdowns (point 7)', () => {
+		const shown = (name: string, typeVersion: number, values: INodeParameters) =>
+			nodeEntries
+				.filter(({ entry }) => 'type' in entry && entry.name === name)
+				.map(({ entry }) => entry as INodeProperties)
+				.filter((field) => NodeHelpers.displayParameter(values, field, nodeOf(values, typeVersion), node));
+		expect(node.defaultVersion).toBe(1.2);
+		const cases: Array<[string, INodeParameters, string[]]> = [
+			['jobTypeId', {}, ['list', 'name', 'id']],
+			['universityDegreeId', {}, ['list', 'name', 'id']],
+			['businessAreaDivision', {}, ['list', 'name']],
+			['languageId', { resource: 'candidateLanguage', operation: 'add' }, ['list', 'name', 'id']],
+		];
+		for (const [name, values, modes] of cases) {
+			const newer = shown(name, 1.2, values);
+			expect(newer.length).toBeGreaterThan(0);
+			for (const field of newer) {
+				expect(field.type).toBe('resourceLocator');
+				expect(field.modes?.map((mode) => mode.name)).toEqual(modes);
+				expect(field.default).toEqual({ mode: 'list', value: '' });
+			}
+			for (const field of shown(name, 1.1, values)) expect(field.type).toBe('options');
+			expect(shown(name, 1.1, values).length).toBe(newer.length);
+		}
+		const searches = new Recruiting().methods.listSearch;
+		for (const field of nodeEntries.map(({ entry }) => entry as INodeProperties).filter((entry) => entry.type === 'resourceLocator')) {
+			expect(Object.keys(searches)).toContain(field.modes![0].typeOptions!.searchListMethod);
+		}
 	});
 });
