@@ -118,7 +118,13 @@ async function addOptionEntries() {
 	await add.click();
 	const entries = page.locator('.el-select-dropdown:visible .el-select-dropdown__item, [role="menuitem"]:visible, [data-test-id="collection-parameter-option"]:visible');
 	await entries.first().waitFor({ timeout: 10_000 });
-	return (await entries.allInnerTexts()).map((t) => t.trim().split('\n')[0]).filter(Boolean);
+	// the list fades in: read it once its texts are there
+	for (let tries = 0; tries < 20; tries++) {
+		const texts = (await entries.allTextContents()).map((t) => t.trim().split('\n')[0].trim()).filter(Boolean);
+		if (texts.length > 0) return [...new Set(texts)];
+		await page.waitForTimeout(250);
+	}
+	return [];
 }
 
 /** Picks an entry of the open dropdown or menu by its text. */
@@ -208,10 +214,17 @@ describe(`n8n ${line}.x editor in chromium`, { timeout: 10 * 60_000, skip }, () 
 		await screenshot('node-added');
 		assert.match(credential, /Recruiting account/, 'the credential is not preselected');
 
-		const languages = await dropdown('languageId');
-		await screenshot('language-dropdown');
-		assert.ok(languages.includes('English') && languages.includes('German'), `languages: ${languages.slice(0, 10)}`);
-		assert.ok(languages.length >= 100, `only ${languages.length} languages listed`);
+		// a new node is version 1.2: Language is a resource locator, its list loaded from the service
+		const locator = page.locator('[data-test-id="resource-locator-languageId"]').first();
+		await locator.locator('[data-test-id="rlc-input"]').first().click();
+		const items = page.locator('[data-test-id="rlc-item"]');
+		await items.first().waitFor({ timeout: 20_000 });
+		await page.waitForTimeout(500);
+		const languages = (await items.allTextContents()).map((t) => t.trim());
+		await screenshot('language-locator-list');
+		assert.ok(languages.some((t) => t.startsWith('English')) && languages.some((t) => t.startsWith('German')), `languages: ${languages.slice(0, 10)}`);
+		assert.ok(languages.length >= 20, `only ${languages.length} languages listed`);
+		await page.keyboard.press('Escape');
 		assert.ok(
 			stack.sandbox.requests.slice(before).some((r) => r.path.startsWith('/v1/general/language-skills')),
 			'the languages were not loaded from the sandbox',
@@ -571,5 +584,29 @@ describe(`n8n ${line}.x editor in chromium`, { timeout: 10 * 60_000, skip }, () 
 		const error = full.runData['Check the sheet'].at(-1).error;
 		assert.ok(error.message.includes(sheet), error.message);
 		assert.match(error.message, /"File paths"/);
+	});
+	test('issue 34: node version 1.2 takes a typed business area by name without a red mark (resource locator)', async () => {
+		const typed = { __rl: true, mode: 'name', value: '={{ "Technical Sales" }}' };
+		const wf = await stack.rest.importWorkflow({
+			name: 'Editor test: issue 34 locators',
+			nodes: [
+				{
+					...recruitingNode('Add job by name', { resource: 'candidateJob', operation: 'add', candidateSlug: 'x', companyName: 'Acme', startDate: '2024-01-01', additionalFields: { businessAreaDivision: typed, jobTypeId: { __rl: true, mode: 'name', value: 'Werkstudent' } } }, [0, 0]),
+					typeVersion: 1.2,
+				},
+			],
+			connections: {},
+		});
+		await page.goto(`${stack.n8n.url}/workflow/${wf.id}`);
+		await openNode('Add job by name');
+		await page.locator('[data-test-id="parameter-input-businessAreaDivision"], [data-test-id="resource-locator-businessAreaDivision"]').first().waitFor({ timeout: 15_000 });
+		await page.waitForTimeout(1500);
+		await screenshot('i34-business-area-by-name');
+		const text = await page.locator('[data-test-id="ndv"]').innerText();
+		assert.match(text, /Business Area/);
+		assert.match(text, /Job Type/);
+		assert.doesNotMatch(text, /value is not supported/i);
+		assert.equal(await page.locator('[data-test-id="ndv"] .has-issues, [data-test-id="ndv"] [data-test-id="parameter-issues"]').count(), 0);
+		await closeNode();
 	});
 });
