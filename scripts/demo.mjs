@@ -3,7 +3,7 @@
 //   1. builds the package (npm run build),
 //   2. starts the recruiting-service sandbox on 127.0.0.1,
 //   3. installs (first run only, into .cache/n8n/) and starts a pinned n8n with the package loaded,
-//   4. creates the "Recruiting API" credential pointing at the sandbox (e-mail/password),
+//   4. creates the "Recruiting account" credential pointing at the sandbox (e-mail/password),
 //   5. imports and executes the example workflows of examples/ (the spreadsheet round trip twice,
 //      activated and called by its webhook, as production executions; then 3 rows of the sheet
 //      changed, previewed from its "Preview the sync" trigger with Dry Run, and applied),

@@ -2,7 +2,7 @@
 // npm run dev — the n8n editor with this package, against the sandbox, rebuilt on change.
 //   - builds the package, starts the recruiting-service sandbox on 127.0.0.1,
 //   - starts a real n8n (installed once into .cache/n8n) on 127.0.0.1 with the package loaded,
-//     an owner account and a ready "Recruiting API" credential pointing at the sandbox,
+//     an owner account and a ready "Recruiting account" credential pointing at the sandbox,
 //   - watches nodes/, credentials/ and icons/: on a change it rebuilds (npm run build) and
 //     restarts n8n (same port, same data: your login, workflows and credential survive),
 //   - prints the URL and the login; runs until Ctrl-C.

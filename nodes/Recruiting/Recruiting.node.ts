@@ -1,11 +1,26 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { properties } from './actions/registry';
-import { versionNotice } from './actions/shared/options';
+import { properties, RESOURCES } from './actions/registry';
+import { LOCATORS_SINCE_VERSION, withLocators } from './actions/shared/locators';
+import { versionedOptions, versionNotice } from './actions/shared/options';
 import { router } from './actions/router';
-import { loadOptions } from './methods';
+import { listSearch, loadOptions } from './methods';
 import { CREDENTIAL_TYPE } from './transport';
+
+/**
+ * The canvas subtitle, in the words of the dropdowns ("Create or Update: Candidate", "Add: Candidate
+ * Job"), not the internal values: a map of "resource:operation" to the label, looked up by n8n's
+ * expression; an unknown pair (a newer saved workflow) shows its values.
+ */
+function subtitleExpression(): string {
+	const labels: Record<string, string> = {};
+	for (const { option, operations } of RESOURCES) {
+		for (const operation of operations) labels[`${option.value}:${operation.option.value}`] = `${operation.option.name}: ${option.name}`;
+	}
+	const key = '$parameter["resource"] + ":" + $parameter["operation"]';
+	return `={{ ${JSON.stringify(labels)}[${key}] || ${key} }}`;
+}
 
 export class Recruiting implements INodeType {
 	description: INodeTypeDescription = {
@@ -14,9 +29,10 @@ export class Recruiting implements INodeType {
 		icon: { light: 'file:../../icons/recruiting.svg', dark: 'file:../../icons/recruiting.dark.svg' },
 		group: ['transform'],
 		// 1.1: Concurrency Mode Auto by default (version 1 workflows keep a fixed 5; see actions/shared/options.ts).
-		version: [1, 1.1],
-		defaultVersion: 1.1,
-		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		// 1.2: Job Type, Language, University Degree and Business Area as resource locators (actions/shared/locators.ts).
+		version: [1, 1.1, LOCATORS_SINCE_VERSION],
+		defaultVersion: LOCATORS_SINCE_VERSION,
+		subtitle: subtitleExpression(),
 		description:
 			'Create and update candidates, attach jobs, studies, skills and languages, manage API keys and read reference lists of the recruiting service',
 		defaults: { name: 'Recruiting' },
@@ -24,10 +40,10 @@ export class Recruiting implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
-		properties: [versionNotice, ...properties],
+		properties: [versionNotice, ...withLocators(properties).flatMap(versionedOptions)],
 	};
 
-	methods = { loadOptions };
+	methods = { loadOptions, listSearch };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

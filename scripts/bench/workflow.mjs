@@ -184,7 +184,7 @@ function importWorkflow(name, webhookPath, concurrency) {
 		type: 'n8n-nodes-recruiting.recruiting',
 		typeVersion: String(concurrency).startsWith('auto') ? 1.1 : 1,
 		position: [660, 0],
-		credentials: { recruitingApi: { name: 'Recruiting API' } },
+		credentials: { recruitingApi: { name: 'Recruiting account' } },
 	};
 	return {
 		name,

@@ -63,6 +63,15 @@ export const DATATABLE = Object.freeze({
 	],
 });
 
+/**
+ * The schedule and webhook triggers ship disabled beside the examples' Manual Trigger (a test run
+ * starts there); enabled here as the checklist tells a user to before activating.
+ */
+export function enableTriggers(json) {
+	for (const node of json.nodes) if (/scheduleTrigger$|\.webhook$/.test(node.type)) delete node.disabled;
+	return json;
+}
+
 /** Parses CSV text (RFC 4180: quoted fields, "" inside quotes, CRLF or LF, a UTF-8 BOM) into objects by the header row. */
 export function parseCsv(text) {
 	const rows = [];
@@ -109,7 +118,7 @@ export function parseCsv(text) {
 export async function setUpSpreadsheetSync(stack, { file, activate = true, webhookPath = SYNC.webhookPath, name } = {}) {
 	const input = file ?? path.join(stack.filesDir, SYNC.inputFile);
 	if (!file) fs.copyFileSync(path.join(examplesDir, SYNC.sampleCsv), input);
-	const json = loadExample('spreadsheet-sync.json');
+	const json = enableTriggers(loadExample('spreadsheet-sync.json'));
 	if (name) json.name = name;
 	const paths = json.nodes.find((node) => node.name === SYNC.pathsNode);
 	for (const assignment of paths.parameters.assignments.assignments) if (assignment.name === 'sheetFile') assignment.value = input;
@@ -150,7 +159,7 @@ export async function setUpDataTableSync(stack, { webhookPath = DATATABLE.webhoo
 		const tableName = tables++ === 0 ? DATATABLE.table : `${DATATABLE.table}_${tables}`;
 		table = { ...(await createDataTable(stack.rest, tableName)), name: tableName };
 	}
-	const json = loadExample('datatable-sync.json');
+	const json = enableTriggers(loadExample('datatable-sync.json'));
 	if (name) json.name = name;
 	for (const node of json.nodes.filter((n) => DATATABLE.tableNodes.includes(n.name))) {
 		node.parameters.dataTableId = { __rl: true, mode: 'id', value: table.id };

@@ -1,5 +1,5 @@
 // The whole demo/test stack: build, `npm pack`, sandbox, real n8n with the packed package, owner account and a
-// ready "Recruiting API" credential pointing at the sandbox. Used by demo.mjs, dev.mjs and the
+// ready "Recruiting account" credential pointing at the sandbox. Used by demo.mjs, dev.mjs and the
 // end-to-end tests.
 
 import { execFileSync, spawn } from 'node:child_process';
@@ -11,7 +11,7 @@ import { cacheRoot, logDir, repoRoot, withLock } from './install.mjs';
 import { CREDENTIAL_TYPE, DEFAULT_OWNER, startN8n } from './server.mjs';
 import { SANDBOX_LOGIN, startSandbox } from './sandbox.mjs';
 
-export const CREDENTIAL_NAME = 'Recruiting API';
+export const CREDENTIAL_NAME = 'Recruiting account';
 export const examplesDir = path.join(repoRoot, 'examples');
 
 export function loadExample(file) {
@@ -94,7 +94,7 @@ export function credentialData(sandboxUrl, mode = 'emailPassword', extra = {}) {
 }
 
 /**
- * Starts sandbox + n8n, sets up the owner and the "Recruiting API" credential.
+ * Starts sandbox + n8n, sets up the owner and the "Recruiting account" credential.
  * `filesDir` is a fresh folder that n8n's file nodes may read and write (N8N_RESTRICT_FILE_ACCESS_TO,
  * on both lines; n8n 2.x would otherwise allow only ~/.n8n-files): the spreadsheet round trip's
  * CSV files live there. It is removed by stop().

@@ -2,7 +2,7 @@
 //   - startQueueStack: PostgreSQL + Redis (./services.mjs), n8n main with EXECUTIONS_MODE=queue and
 //     `workers` × `n8n worker`, all sharing one encryption key, the package loaded in each;
 //   - startRegularStack: one regular n8n (SQLite, executions in the main process), for comparison.
-// Both log in the owner, create the "Recruiting API" credential and install the load workflow.
+// Both log in the owner, create the "Recruiting account" credential and install the load workflow.
 
 import { randomBytes } from 'node:crypto';
 

@@ -465,8 +465,9 @@ describe(`real n8n ${line}.x with n8n-nodes-recruiting`, { timeout: 10 * 60_000 
 
 			const sync = await setUpSpreadsheetSync(stack);
 			const triggers = sync.workflow.nodes.filter((node) => /Trigger$|\.webhook$/.test(node.type)).map((node) => node.type).sort();
-			// the manual trigger starts the preview path (Dry Run, test/e2e/dryrun.test.mjs)
+			// a Manual Trigger for a test run (issue 34), the schedule and the webhook enabled as the example's checklist says
 			assert.deepEqual(triggers, ['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.scheduleTrigger', 'n8n-nodes-base.webhook']);
+			assert.deepEqual(sync.workflow.nodes.filter((node) => node.disabled).map((node) => node.name), []);
 			const first = await runSpreadsheetSyncOnce(stack, sync);
 			assert.equal(first.execution.status, 'success', JSON.stringify(first.execution.error ?? first.execution.lastNodeExecuted));
 			assert.equal(first.execution.mode, 'webhook', 'a production execution');

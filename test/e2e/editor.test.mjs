@@ -109,6 +109,36 @@ async function dropdown(paramName) {
 	}
 }
 
+/** Entries of an open Options collection's "Add option" control (either of n8n 2.x's two collection layouts). */
+async function addOptionEntries() {
+	await closeDropdown();
+	// the last collection of the form is Options
+	const add = page.locator('[data-test-id="collection-parameter-add"], [data-test-id="collection-parameter-add-dropdown"]').last();
+	await add.waitFor({ timeout: 15_000 });
+	await add.click();
+	const entries = page.locator('.el-select-dropdown:visible .el-select-dropdown__item, [role="menuitem"]:visible, [data-test-id="collection-parameter-option"]:visible');
+	await entries.first().waitFor({ timeout: 10_000 });
+	// the list fades in: read it once its texts are there
+	for (let tries = 0; tries < 20; tries++) {
+		const texts = (await entries.allTextContents()).map((t) => t.trim().split('\n')[0].trim()).filter(Boolean);
+		if (texts.length > 0) return [...new Set(texts)];
+		await page.waitForTimeout(250);
+	}
+	return [];
+}
+
+/** Picks an entry of the open dropdown or menu by its text. */
+async function pickEntry(text) {
+	await page.locator('.el-select-dropdown:visible .el-select-dropdown__item, [role="menuitem"]:visible, [data-test-id="collection-parameter-option"]:visible').filter({ hasText: text }).first().click();
+}
+
+/** Chooses an entry of a dropdown parameter. */
+async function choose(paramName, text) {
+	await dropdown(paramName);
+	await page.locator('.el-select-dropdown:visible .el-select-dropdown__item').filter({ has: page.getByText(text, { exact: true }) }).first().click();
+	await closeDropdown();
+}
+
 const recruitingNode = (name, parameters, position) => ({
 	parameters,
 	id: `e2e-${name.replace(/\W+/g, '-').toLowerCase()}`,
@@ -116,7 +146,7 @@ const recruitingNode = (name, parameters, position) => ({
 	type: NODE_TYPE,
 	typeVersion: 1,
 	position,
-	credentials: { recruitingApi: { name: 'Recruiting API' } },
+	credentials: { recruitingApi: { name: 'Recruiting account' } },
 });
 
 // The selectors follow the 2.x editor (the primary line); the 1.x line is covered by e2e.test.mjs.
@@ -182,12 +212,19 @@ describe(`n8n ${line}.x editor in chromium`, { timeout: 10 * 60_000, skip }, () 
 			[el.textContent, ...[...el.querySelectorAll('input')].map((i) => i.value)].join(' '),
 		);
 		await screenshot('node-added');
-		assert.match(credential, /Recruiting API/, 'the credential is not preselected');
+		assert.match(credential, /Recruiting account/, 'the credential is not preselected');
 
-		const languages = await dropdown('languageId');
-		await screenshot('language-dropdown');
-		assert.ok(languages.includes('English') && languages.includes('German'), `languages: ${languages.slice(0, 10)}`);
-		assert.ok(languages.length >= 100, `only ${languages.length} languages listed`);
+		// a new node is version 1.2: Language is a resource locator, its list loaded from the service
+		const locator = page.locator('[data-test-id="resource-locator-languageId"]').first();
+		await locator.locator('[data-test-id="rlc-input"]').first().click();
+		const items = page.locator('[data-test-id="rlc-item"]');
+		await items.first().waitFor({ timeout: 20_000 });
+		await page.waitForTimeout(500);
+		const languages = (await items.allTextContents()).map((t) => t.trim());
+		await screenshot('language-locator-list');
+		assert.ok(languages.some((t) => t.startsWith('English')) && languages.some((t) => t.startsWith('German')), `languages: ${languages.slice(0, 10)}`);
+		assert.ok(languages.length >= 20, `only ${languages.length} languages listed`);
+		await page.keyboard.press('Escape');
 		assert.ok(
 			stack.sandbox.requests.slice(before).some((r) => r.path.startsWith('/v1/general/language-skills')),
 			'the languages were not loaded from the sandbox',
@@ -397,6 +434,180 @@ describe(`n8n ${line}.x editor in chromium`, { timeout: 10 * 60_000, skip }, () 
 		const output = await page.locator('[data-test-id="output-panel"]').innerText();
 		await screenshot('run-output');
 		assert.match(output, /12 items|Working student/i);
+		await closeNode();
+	});
+	test('issue 34: the canvas subtitle in the dropdowns\' words; a new node shows it runs with Auto; options by mode; no "0.00"', async () => {
+		const wf = await stack.rest.importWorkflow({
+			name: 'Editor test: issue 34 options',
+			nodes: [
+				{ ...recruitingNode('Sync candidates', { resource: 'candidate', operation: 'upsert', email: 'a@b.test' }, [0, 0]), typeVersion: 1.1 },
+				{ ...recruitingNode('Add job', { resource: 'candidateJob', operation: 'add', candidateSlug: 'x', companyName: 'Acme', startDate: '2024-01-01' }, [300, 0]), typeVersion: 1.1 },
+				{ ...recruitingNode('New create', { resource: 'candidate', operation: 'create', email: 'a@b.test' }, [600, 0]), typeVersion: 1.1 },
+			],
+			connections: {},
+		});
+		await page.goto(`${stack.n8n.url}/workflow/${wf.id}`);
+		const canvasText = async (name) => await page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`).first().evaluate((el) => el.parentElement?.innerText ?? el.innerText);
+		await page.locator('[data-test-id="canvas-node"][data-node-name="Add job"]').waitFor();
+		await page.waitForTimeout(500);
+		await screenshot('i34-canvas-subtitles');
+		assert.match(await canvasText('Sync candidates'), /Create or Update: Candidate/);
+		assert.match(await canvasText('Add job'), /Add: Candidate Job/);
+		assert.doesNotMatch(await canvasText('Sync candidates'), /upsert: candidate/);
+
+		await openNode('New create');
+		// Options shows Concurrency Mode: Auto without being opened
+		const mode = page.locator('[data-test-id="parameter-input-concurrencyMode"] input').first();
+		await mode.waitFor({ timeout: 15_000 });
+		await screenshot('i34-new-node-auto');
+		assert.equal(await mode.inputValue(), 'Auto');
+		const withAuto = await addOptionEntries();
+		await screenshot('i34-options-with-auto');
+		assert.ok(withAuto.includes('Max Concurrency'), `options with Auto: ${withAuto}`);
+		assert.ok(!withAuto.includes('Concurrent Requests'), `options with Auto: ${withAuto}`);
+		await pickEntry('Max Requests per Second');
+		const rate = page.locator('[data-test-id="parameter-input-requestsPerSecond"] input').first();
+		await rate.waitFor();
+		await closeDropdown();
+		await page.waitForTimeout(500);
+		await screenshot('i34-max-requests-per-second');
+		assert.equal(await rate.inputValue(), '0');
+		assert.match(await page.locator('[data-test-id="ndv"]').innerText(), /0 = no cap/);
+
+		await choose('concurrencyMode', 'Fixed');
+		const withFixed = await addOptionEntries();
+		await screenshot('i34-options-with-fixed');
+		assert.ok(withFixed.includes('Concurrent Requests'), `options with Fixed: ${withFixed}`);
+		assert.ok(!withFixed.includes('Max Concurrency'), `options with Fixed: ${withFixed}`);
+		assert.ok(withFixed.includes('Request Timeout (ms)'), `options with Fixed: ${withFixed}`);
+		await closeNode();
+	});
+
+	test('issue 34: Create or Update\'s form in the order a user fills it; Memory Action there and back keeps every field', async () => {
+		const parameters = {
+			resource: 'candidate',
+			operation: 'upsert',
+			email: '={{ $json.email }}',
+			additionalFields: { firstName: 'Ada', city: 'London' },
+			recordInput: 'lists',
+			languageList: 'English: 4; German: 5',
+		};
+		const wf = await stack.rest.importWorkflow({
+			name: 'Editor test: issue 34 form',
+			nodes: [{ ...recruitingNode('Sync rows', parameters, [0, 0]), typeVersion: 1.1 }],
+			connections: {},
+		});
+		await page.goto(`${stack.n8n.url}/workflow/${wf.id}`);
+		await openNode('Sync rows');
+		await page.locator('[data-test-id="parameter-input-matchBy"]').first().waitFor();
+		await screenshot('i34-upsert-form-top');
+		const text = await page.locator('[data-test-id="ndv"]').innerText();
+		const order = ['Match By', 'Email', 'Additional Fields', 'Records Input', 'Languages', 'From an earlier run', 'Candidate Slug', 'Sync State', 'Memory Action', 'Options'];
+		const at = order.map((label) => text.indexOf(label));
+		assert.ok(at.every((index) => index >= 0), `labels missing: ${order.filter((_, i) => at[i] < 0)}`);
+		assert.deepEqual([...at].sort((a, b) => a - b), at, `form order: ${order.map((label, i) => `${label}@${at[i]}`).join(', ')}`);
+		assert.doesNotMatch(text, /For an exact sync wherever it runs/);
+		await page.locator('[data-test-id="parameter-input-memoryAction"]').first().scrollIntoViewIfNeeded();
+		await screenshot('i34-upsert-form-state-section');
+		assert.equal(await page.locator('[data-test-id="parameter-input-memoryAction"] input').first().inputValue(), 'Sync Rows');
+
+		await choose('memoryAction', 'Forget This Row');
+		await screenshot('i34-memory-action-forget');
+		await choose('memoryAction', 'Sync Rows');
+		await closeNode();
+		await page.keyboard.press('Control+s');
+		let saved;
+		for (let tries = 0; tries < 40; tries++) {
+			saved = (await stack.rest.getWorkflow(wf.id)).nodes.find((node) => node.name === 'Sync rows').parameters;
+			if (saved.memoryAction !== undefined || tries > 10) break;
+			await page.waitForTimeout(250);
+		}
+		await screenshot('i34-memory-action-back');
+		assert.deepEqual(saved.additionalFields, { firstName: 'Ada', city: 'London' });
+		assert.equal(saved.recordInput, 'lists');
+		assert.equal(saved.languageList, 'English: 4; German: 5');
+		assert.equal(saved.memoryAction ?? 'remember', 'remember');
+	});
+
+	test('issue 34: the examples as the package ships them: imported from file with the "Recruiting account" credential and version 1.1; the sheet example run by hand stops at a missing file naming the path and the setting', async () => {
+		const shipped = path.join(stack.pkg.dir, 'examples');
+		const files = fs.readdirSync(shipped).filter((file) => file.endsWith('.json'));
+		assert.ok(files.includes('spreadsheet-sync.json') && fs.existsSync(path.join(shipped, 'candidates.csv')), `the package ships ${files}`);
+		for (const file of files) {
+			const json = JSON.parse(fs.readFileSync(path.join(shipped, file), 'utf8'));
+			const recruiting = json.nodes.filter((node) => node.type.startsWith('n8n-nodes-recruiting.'));
+			assert.ok(recruiting.length > 0, file);
+			for (const node of recruiting) {
+				assert.equal(node.typeVersion, 1.1, `${file}: ${node.name}`);
+				assert.equal(node.credentials.recruitingApi.name, 'Recruiting account', `${file}: ${node.name}`);
+			}
+			assert.match(json.nodes.find((node) => node.type === 'n8n-nodes-base.stickyNote').parameters.content, /### Before you run/, file);
+		}
+
+		// Import from File, as a user does, with the sheet's path set to a folder n8n may read (the file is not there).
+		const sheet = path.join(stack.filesDir, 'candidates.csv');
+		const json = JSON.parse(fs.readFileSync(path.join(shipped, 'spreadsheet-sync.json'), 'utf8'));
+		for (const assignment of json.nodes.find((node) => node.name === 'File paths').parameters.assignments.assignments) assignment.value = sheet;
+		const upload = path.join(stack.filesDir, 'spreadsheet-sync.json');
+		fs.writeFileSync(upload, JSON.stringify(json));
+		await page.goto(`${stack.n8n.url}/workflow/new`);
+		await page.locator('[data-test-id="canvas-add-button"], [data-test-id="canvas-plus-button"]').first().waitFor();
+		await page.locator('[data-test-id="workflow-import-input"]').setInputFiles(upload);
+		await page.locator('[data-test-id="canvas-node"][data-node-name="Create or Update candidate"]').waitFor();
+		await page.waitForTimeout(1500);
+		const toasts = await page.locator('.el-notification').allInnerTexts();
+		await screenshot('i34-example-imported');
+		assert.ok(!toasts.some((t) => /Credentials auto-added|check it's the right one/i.test(t)), `toasts: ${toasts}`);
+		await openNode('Create or Update candidate');
+		const slot = await page.locator('[data-test-id="node-credentials-slot"]').evaluate((el) => [el.textContent, ...[...el.querySelectorAll('input')].map((i) => i.value)].join(' '));
+		assert.match(slot, /Recruiting account/);
+		assert.doesNotMatch(await page.locator('[data-test-id="ndv"]').innerText(), /This node is version 1/);
+		await screenshot('i34-example-node');
+		await closeNode();
+
+		await page.keyboard.press('Control+s');
+		await page.waitForURL((u) => /\/workflow\/(?!new)[^/]+/.test(u.pathname), { timeout: 20_000 });
+		const id = /\/workflow\/([^/?]+)/.exec(page.url())[1];
+		await page.locator('[data-test-id="execute-workflow-button"]').first().click();
+		let execution;
+		for (let tries = 0; tries < 120 && !execution; tries++) {
+			const list = await stack.rest.get('/executions', { filter: JSON.stringify({ workflowId: id }) });
+			execution = (Array.isArray(list) ? list : (list.results ?? [])).find((e) => e.status === 'success' || e.status === 'error');
+			if (!execution) await page.waitForTimeout(500);
+		}
+		await page.waitForTimeout(1000);
+		await screenshot('i34-example-missing-sheet');
+		assert.ok(execution, 'the example did not run');
+		const full = await stack.rest.getExecution(execution.id);
+		assert.equal(full.status, 'error');
+		assert.ok(full.runData['Preview the sync'], 'the run did not start at the Manual Trigger');
+		assert.equal(full.lastNodeExecuted, 'Check the sheet');
+		const error = full.runData['Check the sheet'].at(-1).error;
+		assert.ok(error.message.includes(sheet), error.message);
+		assert.match(error.message, /"File paths"/);
+	});
+	test('issue 34: node version 1.2 takes a typed business area by name without a red mark (resource locator)', async () => {
+		const typed = { __rl: true, mode: 'name', value: '={{ "Technical Sales" }}' };
+		const wf = await stack.rest.importWorkflow({
+			name: 'Editor test: issue 34 locators',
+			nodes: [
+				{
+					...recruitingNode('Add job by name', { resource: 'candidateJob', operation: 'add', candidateSlug: 'x', companyName: 'Acme', startDate: '2024-01-01', additionalFields: { businessAreaDivision: typed, jobTypeId: { __rl: true, mode: 'name', value: 'Werkstudent' } } }, [0, 0]),
+					typeVersion: 1.2,
+				},
+			],
+			connections: {},
+		});
+		await page.goto(`${stack.n8n.url}/workflow/${wf.id}`);
+		await openNode('Add job by name');
+		await page.locator('[data-test-id="parameter-input-businessAreaDivision"], [data-test-id="resource-locator-businessAreaDivision"]').first().waitFor({ timeout: 15_000 });
+		await page.waitForTimeout(1500);
+		await screenshot('i34-business-area-by-name');
+		const text = await page.locator('[data-test-id="ndv"]').innerText();
+		assert.match(text, /Business Area/);
+		assert.match(text, /Job Type/);
+		assert.doesNotMatch(text, /value is not supported/i);
+		assert.equal(await page.locator('[data-test-id="ndv"] .has-issues, [data-test-id="ndv"] [data-test-id="parameter-issues"]').count(), 0);
 		await closeNode();
 	});
 });

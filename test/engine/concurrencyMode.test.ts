@@ -49,10 +49,10 @@ function service(delay: number, answer: (email: string, count: number) => [numbe
 }
 
 describe('which mode applies', () => {
-	it('the node has versions 1 and 1.1 (new nodes: 1.1); only version 1 shows the notice saying which default applies', () => {
+	it('the node has versions 1, 1.1 and 1.2 (new nodes: 1.2); only version 1 shows the notice saying which default applies', () => {
 		const { description } = new Recruiting();
-		expect(description.version).toEqual([1, 1.1]);
-		expect(description.defaultVersion).toBe(1.1);
+		expect(description.version).toEqual([1, 1.1, 1.2]);
+		expect(description.defaultVersion).toBe(1.2);
 		const notice = description.properties.find((property) => property.type === 'notice' && property.name === 'versionOneNotice');
 		expect(notice?.displayOptions).toEqual({ show: { '@version': [1] } });
 		expect(notice?.displayName).toMatch(/version 1: it sends 5 items at a time/);

@@ -1,5 +1,6 @@
 // What `npm publish` would ship: `npm pack --dry-run` of the built work tree lists only dist/,
-// README.md, LICENSE and package.json, and the packed package.json is publishable (no made-up
+// examples/ (every example workflow and its sample sheet: a user who installed from the registry
+// finds them in the installed package), README.md, LICENSE and package.json, and the packed package.json is publishable (no made-up
 // repository or author, n8n's fields, no runtime dependencies). The e2e tests then load this
 // tarball in the pinned n8n (scripts/n8n/stack.mjs → packPackage).
 //
@@ -20,11 +21,15 @@ function dryRun() {
 	return JSON.parse(out)[0];
 }
 
-test('npm pack ships only dist/, README.md, LICENSE and package.json', () => {
+test('npm pack ships only dist/, examples/, README.md, LICENSE and package.json', () => {
 	const packed = dryRun();
 	const files = packed.files.map((file) => file.path).sort();
-	const outside = files.filter((file) => !file.startsWith('dist/'));
+	const outside = files.filter((file) => !file.startsWith('dist/') && !file.startsWith('examples/'));
 	assert.deepEqual(outside, ['LICENSE', 'README.md', 'package.json']);
+	// every example of the repository, and its sample sheet, nothing else from examples/
+	const examples = fs.readdirSync(path.join(repoRoot, 'examples')).map((file) => `examples/${file}`).sort();
+	assert.ok(examples.includes('examples/spreadsheet-sync.json') && examples.includes('examples/candidates.csv'));
+	assert.deepEqual(files.filter((file) => file.startsWith('examples/')), examples);
 	// dist/ holds the compiled node and credential with their icons and codex, and no tests or sources
 	for (const needed of [
 		'dist/nodes/Recruiting/Recruiting.node.js',
@@ -36,7 +41,7 @@ test('npm pack ships only dist/, README.md, LICENSE and package.json', () => {
 		assert.ok(files.includes(needed), `${needed} is not in the package`);
 	}
 	assert.deepEqual(files.filter((file) => /\.ts$/.test(file) && !file.endsWith('.d.ts')), []);
-	assert.deepEqual(files.filter((file) => /(^|\/)(test|sandbox|examples|scripts)\//.test(file)), []);
+	assert.deepEqual(files.filter((file) => /(^|\/)(test|sandbox|scripts)\//.test(file) || /^dist\/.*examples\//.test(file)), []);
 	assert.equal(packed.name, 'n8n-nodes-recruiting');
 	assert.equal(packed.version, pkg.version);
 	assert.ok(packed.size < 200_000, `the tarball is ${packed.size} bytes`);
@@ -45,7 +50,7 @@ test('npm pack ships only dist/, README.md, LICENSE and package.json', () => {
 test('package.json is publishable: n8n fields, no runtime dependencies, no made-up organisation', () => {
 	assert.ok(pkg.keywords.includes('n8n-community-node-package'));
 	assert.equal(pkg.license, 'MIT');
-	assert.deepEqual(pkg.files, ['dist']);
+	assert.deepEqual(pkg.files, ['dist', 'examples']);
 	assert.equal(pkg.dependencies, undefined);
 	assert.equal(pkg.n8n.strict, true);
 	// repository and the author are filled in before the first publish (README → Releasing): the

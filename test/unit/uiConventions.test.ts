@@ -4,7 +4,8 @@
  * placeholders on the "JSON or Text" fields, required and unmasked credential fields, short
  * dropdown labels, and the codex categories.
  */
-import type { INodeProperties, INodePropertyCollection, INodePropertyOptions } from 'n8n-workflow';
+import type { INode, INodeParameters, INodeProperties, INodePropertyCollection, INodePropertyOptions } from 'n8n-workflow';
+import { NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { RecruitingApi } from '../../credentials/RecruitingApi.credentials';
 import { Recruiting } from '../../nodes/Recruiting/Recruiting.node';
@@ -99,11 +100,12 @@ describe('Candidate → Import, "JSON or Text" fields', () => {
 
 describe('Business Area and the dropdown language rule', () => {
 	it('has a short label', () => {
-		const labels = properties('businessAreaDivision').map((field) => field.displayName);
-		expect(labels.length).toBeGreaterThan(0);
-		for (const label of labels) {
-			expect(label).toBe('Business Area Name or ID');
-		}
+		const dropdowns = properties('businessAreaDivision').filter((field) => field.type === 'options');
+		expect(dropdowns.length).toBeGreaterThan(0);
+		for (const field of dropdowns) expect(field.displayName).toBe('Business Area Name or ID');
+		const locators = properties('businessAreaDivision').filter((field) => field.type === 'resourceLocator');
+		expect(locators.length).toBe(dropdowns.length);
+		for (const field of locators) expect(field.displayName).toBe('Business Area');
 	});
 });
 
@@ -134,5 +136,148 @@ describe('codex', () => {
 		expect(codex.categories).toEqual(['Sales', 'Miscellaneous']);
 		expect('subcategories' in codex).toBe(false);
 		expect(JSON.stringify(codex)).not.toMatch(/github\.com\/n8n-nodes-recruiting/);
+	});
+});
+
+/** Issue 34: what a new user meets in the editor, checked with n8n-workflow's own display rules and expression engine. */
+describe('issue 34: the editor path', () => {
+	const nodeTypes = {
+		getByName: () => new Recruiting(),
+		getByNameAndVersion: () => new Recruiting(),
+		getKnownTypes: () => ({}),
+	};
+	const nodeOf = (parameters: INodeParameters, typeVersion = 1.1): INode => ({
+		id: 'n1',
+		name: 'Recruiting',
+		type: 'n8n-nodes-recruiting.recruiting',
+		typeVersion,
+		position: [0, 0],
+		parameters,
+	});
+	/** The parameters n8n keeps for a node (defaults filled, values its display rules hide dropped), as a workflow loads it. */
+	const loaded = (parameters: INodeParameters, typeVersion = 1.1) =>
+		NodeHelpers.getNodeParameters(node.properties, parameters, true, false, nodeOf(parameters, typeVersion), node) as INodeParameters;
+	const optionsFor = (typeVersion: number) =>
+		node.properties.filter(
+			(property) =>
+				property.name === 'options' &&
+				property.displayOptions?.show?.operation?.includes('create') &&
+				property.displayOptions.show.resource?.includes('candidate') &&
+				NodeHelpers.displayParameter({ resource: 'candidate', operation: 'create' }, property, nodeOf({}, typeVersion), node),
+		);
+	const shownInOptions = (values: INodeParameters, typeVersion: number) => {
+		const [options] = optionsFor(typeVersion);
+		return (options.options as INodeProperties[])
+			.filter((option) => NodeHelpers.displayParameter(values, option, nodeOf({}, typeVersion), node))
+			.map((option) => option.name);
+	};
+
+	it('the canvas subtitle shows the dropdown labels, not internal values (point 8)', () => {
+		const subtitle = (parameters: INodeParameters) => {
+			const workflow = new Workflow({ nodes: [nodeOf(parameters)], connections: {}, active: false, nodeTypes });
+			return workflow.expression.getSimpleParameterValue(nodeOf(parameters), node.subtitle, 'internal', {});
+		};
+		expect(subtitle({ resource: 'candidate', operation: 'upsert' })).toBe('Create or Update: Candidate');
+		expect(subtitle({ resource: 'candidateJob', operation: 'add' })).toBe('Add: Candidate Job');
+		expect(subtitle({ resource: 'referenceList', operation: 'getJobTypes' })).toMatch(/^Get Job Types: Reference List/i);
+	});
+
+	it('Max Requests per Second does not show "0.00" and says 0 is no cap; Request Timeout has its unit (point 8)', () => {
+		const rates = properties('options').flatMap((options) => (options.options as INodeProperties[]).filter((option) => option.name === 'requestsPerSecond'));
+		expect(rates.length).toBeGreaterThan(10);
+		for (const rate of rates) {
+			expect(rate.typeOptions?.numberPrecision).toBeUndefined();
+			expect(rate.hint).toBe('0 = no cap');
+		}
+		const timeouts = properties('options').flatMap((options) => (options.options as INodeProperties[]).filter((option) => option.name === 'timeout'));
+		expect(new Set(timeouts.map((timeout) => timeout.displayName))).toEqual(new Set(['Request Timeout (ms)']));
+	});
+
+	it('a new node (1.1) shows that it runs with Auto without opening Options; version 1 keeps empty Options (point 6)', () => {
+		expect(loaded({ resource: 'candidate', operation: 'create', email: 'a@b.test' }).options).toEqual({ concurrencyMode: 'auto' });
+		expect(loaded({ resource: 'candidate', operation: 'create', email: 'a@b.test' }, 1).options).toEqual({});
+		// Saved Options keep their values (Concurrent Requests alone still means Fixed in 1.1).
+		expect(loaded({ resource: 'candidate', operation: 'create', options: { concurrency: 8 } }).options).toEqual({ concurrency: 8 });
+		expect(optionsFor(1)).toHaveLength(1);
+		expect(optionsFor(1.1)).toHaveLength(1);
+	});
+
+	it('Concurrent Requests only with Fixed, Max Concurrency only with Auto (point 6)', () => {
+		for (const version of [1, 1.1]) {
+			expect(shownInOptions({ concurrencyMode: 'auto' }, version)).toEqual(expect.arrayContaining(['maxConcurrency']));
+			expect(shownInOptions({ concurrencyMode: 'auto' }, version)).not.toContain('concurrency');
+			expect(shownInOptions({ concurrencyMode: 'fixed' }, version)).toContain('concurrency');
+			expect(shownInOptions({ concurrencyMode: 'fixed' }, version)).not.toContain('maxConcurrency');
+		}
+		// Without a mode: version 1 is Fixed (no Max Concurrency); 1.1 is Auto unless Concurrent Requests is set (both offered).
+		expect(shownInOptions({}, 1)).toContain('concurrency');
+		expect(shownInOptions({}, 1)).not.toContain('maxConcurrency');
+		expect(shownInOptions({}, 1.1)).toEqual(expect.arrayContaining(['concurrency', 'maxConcurrency']));
+		// What a mode hides is not kept, and was never used by that mode.
+		const kept = loaded({ resource: 'candidate', operation: 'create', options: { concurrencyMode: 'auto', concurrency: 9, maxConcurrency: 20 } }).options;
+		expect(kept).toEqual({ concurrencyMode: 'auto', maxConcurrency: 20 });
+	});
+
+	describe('Create or Update form (point 3)', () => {
+		const upsert = node.properties.filter((property) => property.displayOptions?.show?.operation?.includes('upsert'));
+		const order = upsert.map((property) => property.name);
+
+		it('in the order a user fills it: match, profile, records, the state from an earlier run, Memory Action, Options', () => {
+			const at = (name: string) => order.indexOf(name);
+			expect(order.slice(0, 5)).toEqual(['matchBy', 'matchKey', 'email', 'phone', 'additionalFields']);
+			expect(at('recordInput')).toBeGreaterThan(at('additionalFields'));
+			expect(at('earlierRunNotice')).toBeGreaterThan(at('languageList'));
+			expect(order.slice(at('earlierRunNotice'))).toEqual(['earlierRunNotice', 'candidateSlug', 'syncState', 'memoryAction', 'options', 'options']);
+			const section = upsert.find((property) => property.name === 'earlierRunNotice')!;
+			expect(section.displayName.split(/[.!?](\s|$)/).filter((part) => part.trim().length > 1)).toHaveLength(1);
+			expect(upsert.filter((property) => property.type === 'notice').map((property) => property.name)).toEqual(['earlierRunNotice']);
+		});
+
+		it("Memory Action's default is not labelled like the operation, and switching it hides (so drops) nothing", () => {
+			const action = upsert.find((property) => property.name === 'memoryAction')!;
+			const label = (action.options as INodePropertyOptions[]).find((option) => option.value === action.default)!.name;
+			expect(label).not.toBe('Create or Update');
+			expect(JSON.stringify(upsert.map((property) => property.displayOptions))).not.toContain('memoryAction');
+			const values = {
+				resource: 'candidate',
+				operation: 'upsert',
+				memoryAction: 'forget',
+				email: 'a@b.test',
+				additionalFields: { firstName: 'Ada' },
+				recordInput: 'lists',
+				languageList: 'English: 4',
+			};
+			expect(loaded(values)).toMatchObject({ additionalFields: { firstName: 'Ada' }, recordInput: 'lists', languageList: 'English: 4' });
+		});
+	});
+
+	it('node version 1.2: Job Type, Language, University Degree and Business Area are resource locators (From List / By Name / By ID); 1.1 keeps its dropdowns (point 7)', () => {
+		const shown = (name: string, typeVersion: number, values: INodeParameters) =>
+			nodeEntries
+				.filter(({ entry }) => 'type' in entry && entry.name === name)
+				.map(({ entry }) => entry as INodeProperties)
+				.filter((field) => NodeHelpers.displayParameter(values, field, nodeOf(values, typeVersion), node));
+		expect(node.defaultVersion).toBe(1.2);
+		const cases: Array<[string, INodeParameters, string[]]> = [
+			['jobTypeId', {}, ['list', 'name', 'id']],
+			['universityDegreeId', {}, ['list', 'name', 'id']],
+			['businessAreaDivision', {}, ['list', 'name']],
+			['languageId', { resource: 'candidateLanguage', operation: 'add' }, ['list', 'name', 'id']],
+		];
+		for (const [name, values, modes] of cases) {
+			const newer = shown(name, 1.2, values);
+			expect(newer.length).toBeGreaterThan(0);
+			for (const field of newer) {
+				expect(field.type).toBe('resourceLocator');
+				expect(field.modes?.map((mode) => mode.name)).toEqual(modes);
+				expect(field.default).toEqual({ mode: 'list', value: '' });
+			}
+			for (const field of shown(name, 1.1, values)) expect(field.type).toBe('options');
+			expect(shown(name, 1.1, values).length).toBe(newer.length);
+		}
+		const searches = new Recruiting().methods.listSearch;
+		for (const field of nodeEntries.map(({ entry }) => entry as INodeProperties).filter((entry) => entry.type === 'resourceLocator')) {
+			expect(Object.keys(searches)).toContain(field.modes![0].typeOptions!.searchListMethod);
+		}
 	});
 });

@@ -1,3 +1,4 @@
+import * as listSearch from './listSearch';
 import * as loadOptions from './loadOptions';
 
-export { loadOptions };
+export { listSearch, loadOptions };

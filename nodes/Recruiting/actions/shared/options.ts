@@ -62,7 +62,7 @@ export const requestOptionFields: INodeProperties[] = [
 		],
 		default: 'auto',
 		description:
-			'When not added: Fixed if Concurrent Requests is set, else Auto in node version 1.1 and later, Fixed (5 Concurrent Requests) in version 1',
+			'A new node runs with Auto. Without this option: Fixed if Concurrent Requests is set, else Auto (node version 1.1) or a fixed 5 (version 1).',
 	},
 	{
 		displayName: 'Concurrent Requests',
@@ -71,7 +71,9 @@ export const requestOptionFields: INodeProperties[] = [
 		typeOptions: { minValue: 1, maxValue: 50, numberPrecision: 0 },
 		default: 5,
 		description:
-			'With Concurrency Mode Fixed (the mode when only this is set): how many input items are sent at the same time. 1 sends them one after another. Output order and pairing do not depend on it.',
+			'How many input items are sent at the same time (Concurrency Mode Fixed). 1 sends them one after another. Output order and pairing do not depend on it.',
+		// Shown by mode, as n8n's own nodes show options (a sibling in this collection): hidden with Auto.
+		displayOptions: { hide: { concurrencyMode: ['auto'] } },
 	},
 	{
 		displayName: 'Max Concurrency',
@@ -80,14 +82,18 @@ export const requestOptionFields: INodeProperties[] = [
 		typeOptions: { minValue: 1, maxValue: 256, numberPrecision: 0 },
 		default: DEFAULT_MAX_CONCURRENCY,
 		description: 'With Concurrency Mode Auto: the most input items sent at the same time, however fast the service answers',
+		// Hidden with Fixed; version 1 (Fixed unless Auto is chosen) shows it only with Auto: see `versionedOptions`.
+		displayOptions: { hide: { concurrencyMode: ['fixed'] } },
 	},
 	{
 		displayName: 'Max Requests per Second',
 		name: 'requestsPerSecond',
 		type: 'number',
-		typeOptions: { minValue: 0, numberPrecision: 2 },
+		// No numberPrecision: the field shows "0", not "0.00", and still takes a fraction such as 0.5.
+		typeOptions: { minValue: 0 },
 		default: 0,
-		description: 'Upper bound on the request rate for this node run. 0 means no bound.',
+		hint: '0 = no cap',
+		description: 'Upper bound on the request rate for this node run (fractions allowed, e.g. 0.5). 0 means no cap.',
 	},
 	{
 		displayName: 'Max Retries',
@@ -99,12 +105,12 @@ export const requestOptionFields: INodeProperties[] = [
 			'How often one request is retried: 429 and 503 with Retry-After always; 502, 503, 504, timeouts and dropped connections only for reads, updates and deletes. A retry never creates a duplicate.',
 	},
 	{
-		displayName: 'Request Timeout',
+		displayName: inMilliseconds('Request Timeout'),
 		name: 'timeout',
 		type: 'number',
 		typeOptions: { minValue: 1000, numberPrecision: 0 },
 		default: 60000,
-		description: 'Milliseconds to wait for one answer. A timed-out read, update or delete is retried; a creation is not (it may have been stored).',
+		description: 'How long to wait for one answer. A timed-out read, update or delete is retried; a creation is not (it may have been stored).',
 	},
 	{
 		displayName: inMilliseconds('Retry Delay'),
@@ -160,6 +166,36 @@ export function optionsCollection(
 		displayOptions: { show: { resource: [resource], operation: [operation] } },
 		options: [...extra, ...requestOptionFields].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 	};
+}
+
+/**
+ * Each operation's Options, once per node version, so that each shows what applies to it:
+ *   - version 1.1 and later: the collection starts with Concurrency Mode Auto (a new node shows
+ *     how it runs without opening Options; the value is the version's default, so nothing
+ *     changes for a saved node: n8n fills the default only where a workflow has no Options at
+ *     all, and a saved Options keeps its own values). Max Concurrency is hidden with Fixed.
+ *   - version 1: empty as before (a fixed 5 unless Options say otherwise); Max Concurrency is
+ *     offered only with Concurrency Mode Auto.
+ * Concurrent Requests is hidden with Auto in both. n8n keeps only the values an option's
+ * display rules show (`getNodeParameters`); a hidden one was ignored by its mode anyway.
+ */
+export function versionedOptions(property: INodeProperties): INodeProperties[] {
+	if (property.name !== 'options' || property.type !== 'collection') return [property];
+	const show = property.displayOptions?.show ?? {};
+	const children = (property.options ?? []) as INodeProperties[];
+	const versionOne: INodeProperties = {
+		...property,
+		displayOptions: { show: { ...show, '@version': [1] } },
+		options: children.map((option) =>
+			option.name === 'maxConcurrency' ? { ...option, displayOptions: { show: { concurrencyMode: ['auto'] } } } : option,
+		),
+	};
+	const newer: INodeProperties = {
+		...property,
+		default: { concurrencyMode: 'auto' },
+		displayOptions: { show, hide: { '@version': [1] } },
+	};
+	return [versionOne, newer];
 }
 
 export interface RequestSettings {

@@ -31,8 +31,36 @@ const ENGINE = Symbol('engine');
 /** Reads a parameter's value for an item's json, or answers ENGINE. */
 type Reader = (json: unknown) => unknown;
 
-/** Per node run: parameter name → its item-independent value, a direct reader, or `undefined` (the engine, per item). */
-const runs = new WeakMap<IExecuteFunctions, Map<string, { value: unknown } | { reader: Reader } | undefined>>();
+/**
+ * Per node run: parameter name → its item-independent value, a direct reader, or the engine (per
+ * item); `locators`: whether the stored value holds a resource locator to replace by its value.
+ */
+type Entry = ({ value: unknown } | { reader: Reader } | { engine: true }) & { locators: boolean };
+const runs = new WeakMap<IExecuteFunctions, Map<string, Entry>>();
+
+/** A resource locator's stored form (`{ __rl: true, mode, value }`, node version 1.2's list fields). */
+const isLocator = (value: unknown): value is { value: unknown } =>
+	typeof value === 'object' && value !== null && (value as { __rl?: unknown }).__rl === true && 'value' in value;
+
+/** Whether a stored value holds a resource locator, at any depth. */
+export function holdsLocator(value: unknown): boolean {
+	if (isLocator(value)) return true;
+	return typeof value === 'object' && value !== null && Object.values(value).some(holdsLocator);
+}
+
+/**
+ * The value with every resource locator replaced by its value (the ID, the name typed or the
+ * entry chosen from the list): the operations read a list field's value as before, and resolve
+ * a name at run time as they always did. New objects; the value read is not changed.
+ */
+export function withoutLocators(value: unknown): unknown {
+	if (isLocator(value)) return value.value;
+	if (Array.isArray(value)) return value.map(withoutLocators);
+	if (typeof value === 'object' && value !== null && holdsLocator(value)) {
+		return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, withoutLocators(inner)]));
+	}
+	return value;
+}
 
 /** Whether a stored parameter value contains an expression (text starting with "="), at any depth. */
 export function holdsExpression(value: unknown): boolean {
@@ -123,21 +151,21 @@ export function itemParameter<T = unknown>(context: IExecuteFunctions, name: str
 		known = new Map();
 		runs.set(context, known);
 	}
-	const read = () => context.getNodeParameter(name, itemIndex, fallback as NodeParameterValueType) as T;
 	let entry = known.get(name);
-	if (entry === undefined && !known.has(name)) {
+	if (entry === undefined) {
 		const raw = context.getNodeParameter(name, itemIndex, fallback as NodeParameterValueType, { rawExpressions: true });
-		if (!holdsExpression(raw)) {
-			const value = read();
-			known.set(name, { value });
-			return value;
-		}
-		const reader = directReader(raw);
-		entry = reader ? { reader } : undefined;
+		const locators = holdsLocator(raw);
+		const reader = holdsExpression(raw) ? directReader(raw) : undefined;
+		if (!holdsExpression(raw)) entry = { value: undefined, locators };
+		else entry = reader ? { reader, locators } : { engine: true, locators };
+		if ('value' in entry) entry.value = plain(context.getNodeParameter(name, itemIndex, fallback as NodeParameterValueType), locators);
 		known.set(name, entry);
 	}
-	if (entry === undefined) return read(); // expressions the engine evaluates, per item
 	if ('value' in entry) return entry.value as T;
+	const read = () => plain(context.getNodeParameter(name, itemIndex, fallback as NodeParameterValueType), entry.locators) as T;
+	if ('engine' in entry) return read(); // expressions the engine evaluates, per item
 	const value = entry.reader(context.getInputData()[itemIndex]?.json);
-	return value === ENGINE ? read() : (value as T);
+	return value === ENGINE ? read() : (plain(value, entry.locators) as T);
 }
+
+const plain = (value: unknown, locators: boolean): unknown => (locators ? withoutLocators(value) : value);
