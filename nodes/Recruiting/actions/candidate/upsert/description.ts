@@ -39,7 +39,7 @@ const matchKey: INodeProperties = {
 	displayOptions: { show: { ...show, matchBy: ['key'] } },
 };
 
-/** Next to the operation: how to try the node without writing anything (the plan of issue 33). */
+/** Over Options, where Dry Run is: how to try the node without writing anything (issue 33). */
 const dryRunNotice: INodeProperties = {
 	displayName:
 		'Safe to test: with Options → Dry Run on, a run (a manual test run too) writes nothing to the service and remembers nothing. Each output item shows what a real run would do and the requests it would send.',
@@ -104,7 +104,7 @@ function ordered(): INodeProperties[] {
 		"The \"slug\" of this row's earlier output. Empty: the remembered candidate, or a new one. Given alone: use that candidate (Source and Employee are not sent).",
 	);
 	const options = rest.pop()!;
-	return [dryRunNotice, matchBy, matchKey, ...rest, earlierRun, slug, syncState, memoryAction, options];
+	return [matchBy, matchKey, ...rest, earlierRun, slug, syncState, memoryAction, dryRunNotice, options];
 }
 
 export const description: INodeProperties[] = ordered();
