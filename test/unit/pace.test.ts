@@ -22,6 +22,7 @@ function grow(controller: Controller, clock: Clock, limit: number) {
 		const startedAt = clock.t;
 		clock.t += 50;
 		const n = controller.limit;
+		for (let i = 0; i < n; i++) controller.sent();
 		for (let i = 0; i < n; i++) controller.record('ok', startedAt, 50);
 	}
 }

@@ -28,6 +28,8 @@ import {
 	brokenMessage,
 	cancelledMessage,
 	gatewayMessage,
+	outcomeUnknown,
+	provedNotProcessed,
 	redactAndCut,
 	redirectMessage,
 	refusedInBodyMessage,
@@ -134,8 +136,6 @@ class Call {
 	}
 
 	private async sendPaced(lease: Lease): Promise<Outcome> {
-		await this.transport.pacer.turn(this.wait);
-		this.checkRunning();
 		return await this.send(lease.data);
 	}
 
@@ -152,7 +152,6 @@ class Call {
 		for (let tries = 0; ; tries++) {
 			if (cancelled(this.context) || this.transport.stopped) turn.abandoned();
 			this.checkRunning();
-			await pacer.turn(this.wait);
 			const data: ICredentialDataDecryptedObject = { ...this.credentials, sessionToken: '' };
 			const outcome = await this.send(pacer.capped ? markLoginOnly(data) : data);
 			const token = typeof data.sessionToken === 'string' ? data.sessionToken : '';
@@ -172,8 +171,14 @@ class Call {
 		}
 	}
 
+	/**
+	 * Sends one attempt in its turn: the controller's (a Retry-After hold, a learned or announced
+	 * rate) first, then Max Requests per Second's, so that requests released together at the end
+	 * of a hold still start one interval apart.
+	 */
 	private async send(data: ICredentialDataDecryptedObject): Promise<Outcome> {
 		await this.transport.controller.turn(this.wait);
+		await this.transport.pacer.turn(this.wait);
 		this.checkRunning();
 		const options = wireOptions(this.request, String(this.credentials.baseUrl), this.transport.timeoutMs);
 		return await attempt(this.context, options, data, this.transport.controller);
@@ -217,15 +222,14 @@ class Call {
 			throw this.error(redirectMessage(status, headerValue(headers, 'location'), this.transport.secretsFor(this.credentials)), { httpCode: status, mayExist: !this.repeatable });
 		}
 		const retryAfter = retryAfterMs(headerValue(headers, 'retry-after'));
-		// 429, and 503 with Retry-After, say the request was not processed; other gateway answers do not.
-		const notProcessed = status === 429 || (status === 503 && retryAfter !== undefined);
+		const notProcessed = provedNotProcessed(status, retryAfter);
 		const gateway = status === 502 || status === 503 || status === 504;
 		const retryable = notProcessed || (gateway && this.repeatable);
 		if (retryable && this.attempt < this.transport.retry.maxRetries) {
 			if (!notProcessed) this.reached = true;
 			return await this.retryAfter(retryAfter);
 		}
-		const mayExist = gateway && !this.repeatable && !notProcessed;
+		const mayExist = !this.repeatable && outcomeUnknown(status, retryAfter);
 		let message = mayExist ? gatewayMessage(status, parsed, isJson) : statusMessage(status, parsed, isJson);
 		if (status === 401) message += UNAUTHORIZED_ADVICE[this.mode];
 		const description = retryable ? `Gave up after ${this.attempt + 1} attempts.` : undefined;
