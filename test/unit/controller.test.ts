@@ -290,3 +290,17 @@ describe('Concurrency Mode Auto: Retry-After', () => {
 		expect(await waitsOf(controller)).toEqual([]);
 	});
 });
+
+describe('issue 32, defect 1: the run-wide hold', () => {
+	it('a round of 503s with Retry-After: 3600 holds new requests at most the documented 30 s', async () => {
+		const clock = new Clock();
+		const controller = new Controller({ mode: 'auto', concurrency: 5, maxConcurrency: 64 }, clock.now);
+		for (let i = 0; i < 5; i++) controller.record('overloaded', clock.t, 30, 3_600_000);
+		const waits: number[] = [];
+		await controller.turn(async (ms) => {
+			waits.push(ms);
+		});
+		expect(waits.reduce((sum, ms) => sum + ms, 0)).toBeLessThanOrEqual(30_000);
+		expect(waits.length).toBeGreaterThan(0);
+	});
+});
