@@ -29,7 +29,6 @@ import {
 	cancelledMessage,
 	gatewayMessage,
 	outcomeUnknown,
-	provedNotProcessed,
 	redactAndCut,
 	redirectMessage,
 	refusedInBodyMessage,
@@ -222,7 +221,8 @@ class Call {
 			throw this.error(redirectMessage(status, headerValue(headers, 'location'), this.transport.secretsFor(this.credentials)), { httpCode: status, mayExist: !this.repeatable });
 		}
 		const retryAfter = retryAfterMs(headerValue(headers, 'retry-after'));
-		const notProcessed = provedNotProcessed(status, retryAfter);
+		// 429, and 503 with Retry-After, say "not processed, come back later": sent again.
+		const notProcessed = status === 429 || (status === 503 && retryAfter !== undefined);
 		const gateway = status === 502 || status === 503 || status === 504;
 		const retryable = notProcessed || (gateway && this.repeatable);
 		if (retryable && this.attempt < this.transport.retry.maxRetries) {
