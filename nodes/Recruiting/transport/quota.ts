@@ -7,7 +7,8 @@
  * first answers on.
  *
  * The window: the policy's `w` when said; else (X-RateLimit, which sends none) the longest reset
- * seen, at least a second: a fixed window counts its reset down from the window's length, a token
+ * seen in whole seconds (a reset as a Unix time may be up to a second late), at least a second: a
+ * fixed window counts its reset down from the window's length, a token
  * bucket says when it is full again.
  */
 import type { Announced } from './rateHeaders';
@@ -43,7 +44,7 @@ export class Quota {
 	/** An answer's announcement; `others`: the requests still on the wire besides the one answered. */
 	heard(reading: Announced, others: number, now: number): void {
 		if (reading.resetS !== undefined) this.longestReset = Math.max(this.longestReset, reading.resetS);
-		const windowS = reading.windowS ?? Math.min(HEADER_BOUNDS.maxWindowS, Math.max(1, Math.ceil(this.longestReset)));
+		const windowS = reading.windowS ?? Math.min(HEADER_BOUNDS.maxWindowS, Math.max(1, Math.floor(this.longestReset)));
 		if (this.limit === 0) this.tokens = reading.limit;
 		else this.refill(now);
 		this.limit = reading.limit;
