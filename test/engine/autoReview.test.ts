@@ -31,9 +31,8 @@ const update = (options: IDataObject = {}): INodeParameters => ({
 /** Counts requests in flight for one method; `answer` decides each (default: success after `delay` ms). */
 function service(method: 'post' | 'put', delay: number, answer?: (count: number) => [number, IDataObject?, Record<string, string>?]) {
 	const state = { inFlight: 0, max: 0, starts: [] as number[], sent: new Map<string, number>() };
-	nock(BASE)
-		.persist()
-		[method](CANDIDATE)
+	const scope = nock(BASE).persist();
+	(method === 'post' ? scope.post(CANDIDATE) : scope.put(CANDIDATE))
 		.reply(async (_uri, body) => {
 			const key = String((body as IDataObject).email ?? (body as IDataObject).user_slug);
 			const count = (state.sent.get(key) ?? 0) + 1;
