@@ -115,3 +115,19 @@ describe('defect 5: a creation answered HTTP 500 may exist', () => {
 		expect(String(refused.items[0].json.error)).not.toMatch(/may or may not/);
 	});
 });
+
+describe('defect 5, the same in the body: a creation answered 200 whose envelope says status 500 may exist', () => {
+	it('Create: the item says so, and it was sent once', async () => {
+		let sent = 0;
+		nock(BASE)
+			.persist()
+			.post(CANDIDATE)
+			.reply(() => {
+				sent += 1;
+				return [200, { message: 'internal error', status: 500 }];
+			});
+		const result = await new Harness(credential).run({ parameters: create({ maxRetries: 2 }), items: rows(1), typeVersion: 1.1, onError: 'continueRegularOutput' });
+		expect(String(result.items[0].json.error)).toMatch(/answer's status is 500.*may or may not have stored it/);
+		expect(sent).toBe(1);
+	});
+});

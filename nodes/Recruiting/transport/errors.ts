@@ -166,8 +166,12 @@ export function outcomeUnknown(status: number, retryAfterMs: number | undefined)
 	return !provedNotProcessed(status, retryAfterMs);
 }
 
+export function mayExistMessage(message: string): string {
+	return `${message}. ${MAY_EXIST}`;
+}
+
 export function gatewayMessage(status: number, body: unknown, isJson: boolean): string {
-	return `${statusMessage(status, body, isJson)}. ${MAY_EXIST}`;
+	return mayExistMessage(statusMessage(status, body, isJson));
 }
 
 export const HEADER_REFUSED =

@@ -28,6 +28,7 @@ import {
 	brokenMessage,
 	cancelledMessage,
 	gatewayMessage,
+	mayExistMessage,
 	outcomeUnknown,
 	redactAndCut,
 	redirectMessage,
@@ -250,7 +251,10 @@ class Call {
 		if (!isJson) return { ...answer, message: redactAndCut(text, this.transport.secretsFor(this.credentials), 500), data: undefined };
 		if (said === undefined || said < 400 || said > 599) return answer;
 		if (this.request.accept?.includes(said)) return { ...answer, httpStatus: said };
-		throw this.error(refusedInBodyMessage(httpStatus, said, body), { httpCode: said, body });
+		// A creation whose answer's status does not prove it was not processed (a 500 in the body) may exist.
+		const mayExist = !this.repeatable && outcomeUnknown(said, undefined);
+		const message = refusedInBodyMessage(httpStatus, said, body);
+		throw this.error(mayExist ? mayExistMessage(message) : message, { httpCode: said, body, mayExist });
 	}
 
 	/** A 401: whether to send again (a new session, or one is needed now) or take it as the answer. */
