@@ -155,6 +155,38 @@ describe('the paces kept in the process (transport/pace.ts)', () => {
 	});
 });
 
+describe('issue 32: only what the service showed is kept', () => {
+	it('a run whose requests a rate held back (one on the wire at a time) leaves the limit it started with', () => {
+		const clock = new Clock();
+		const capped = auto(clock, 128, 2);
+		for (let i = 0; i < 200; i++) {
+			const startedAt = capped.sent();
+			clock.t += 20;
+			capped.record('ok', startedAt, 20, undefined, { method: 'POST' });
+			clock.t += 480;
+		}
+		expect(capped.pace()!.limit).toBe(AUTO_START);
+	});
+
+	it('the idle latency is kept per method: an update slower than the creations before it is not a queue', () => {
+		const clock = new Clock();
+		const first = auto(clock);
+		grow(first, clock, 20);
+		expect(first.pace()!.idle).toEqual({ '': 50 });
+		const next = auto(clock);
+		next.resume(first.pace()!);
+		for (let round = 0; round < 3; round++) {
+			const startedAt = clock.t;
+			clock.t += 300;
+			const n = next.limit;
+			for (let i = 0; i < n; i++) next.sent();
+			for (let i = 0; i < n; i++) next.record('ok', startedAt, 300, undefined, { method: 'PUT' });
+		}
+		expect(next.limit).toBeGreaterThan(20);
+		expect(next.pace()!.idle).toEqual({ '': 50, PUT: 300 });
+	});
+});
+
 describe('paceScope: which runs share a pace', () => {
 	const login = { baseUrl: 'https://api.example.com/', authentication: 'emailPassword', email: 'Ops@Example.com', password: 'secret-1' };
 
