@@ -40,6 +40,13 @@ describe('the announced quota', () => {
 		expect(bucket.perSecond).toBe(40);
 	});
 
+	it('a quota of 1 a day (within bounds) never makes a request wait more than 30 s', () => {
+		const quota = new Quota();
+		quota.heard({ limit: 1, windowS: 86_400, remaining: 0 }, 0, 0);
+		expect(quota.take(0)).toBe(30_000);
+		expect(quota.take(0)).toBe(30_000);
+	});
+
 	it('nothing announced: no wait', () => {
 		expect(new Quota().take(0)).toBe(0);
 	});

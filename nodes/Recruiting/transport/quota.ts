@@ -4,13 +4,14 @@
  * sets the tokens to it, less the requests still on the wire (they will spend theirs). Each
  * request takes a token before it is sent; without one it waits until the refill gives it one.
  * So a run sends freely while the quota lasts and then at the rate the quota refills, from the
- * first answers on.
+ * first answers on. No wait for a token is longer than 30 s (`MAX_HOLD_MS`).
  *
  * The window: the policy's `w` when said; else (X-RateLimit, which sends none) the longest reset
  * seen in whole seconds (a reset as a Unix time may be up to a second late), at least a second: a
  * fixed window counts its reset down from the window's length, a token
  * bucket says when it is full again.
  */
+import { MAX_HOLD_MS } from './law';
 import type { Announced } from './rateHeaders';
 import { HEADER_BOUNDS } from './rateHeaders';
 
@@ -61,7 +62,8 @@ export class Quota {
 		this.tokens -= 1;
 		if (this.tokens >= 0) return 0;
 		this.waiting += 1;
-		return Math.ceil((-this.tokens * 1000) / this.perSecond);
+		// Never a stall: at most the 30 s of any wait (a quota of 1 a day is not waited out here; the service's 429 says when).
+		return Math.min(MAX_HOLD_MS, Math.ceil((-this.tokens * 1000) / this.perSecond));
 	}
 
 	/** A request that waited for its token (`take` answered more than 0) is sent now. */
