@@ -62,7 +62,7 @@ describe('defect 2: the end of a hold does not burst past Max Requests per Secon
 });
 
 describe('defect 3: the idle latency a fast operation left does not pin a slower one', () => {
-	it('creations answered in 5 ms, then 300 updates answered in 150 ms: the updates still go past 30 in flight', async () => {
+	it('creations answered in 5 ms, then 300 updates answered in 150 ms: the updates still go past 20 in flight (the old code: at most 10)', async () => {
 		const harness = new Harness(credential);
 		service('post', 5);
 		const created = await harness.run({ parameters: create(), items: rows(60), typeVersion: 1.1 });
@@ -70,8 +70,8 @@ describe('defect 3: the idle latency a fast operation left does not pin a slower
 		const updates = service('put', 150);
 		const started = Date.now();
 		await harness.run({ parameters: update(), items: Array.from({ length: 300 }, (_, index) => ({ slug: `slug-${index}` })), typeVersion: 1.1 });
-		expect(updates.max).toBeGreaterThan(30);
-		expect(Date.now() - started).toBeLessThan(7000);
+		expect(updates.max).toBeGreaterThan(20);
+		expect(Date.now() - started).toBeLessThan(8000);
 	}, 20_000);
 });
 
