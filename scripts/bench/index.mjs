@@ -65,7 +65,7 @@ if (args.help) {
   --smoke                  tiny run (profiles and limits sections, Auto only; about a minute): CI checks the script works, not figures
   --sections LIST          cpu,latency,remote,profiles,limits (default: all five)
   --limit-rows N           creations per run of the limits section (default 600, --quick 300, --smoke 80)
-  --header-styles LIST     header styles of the limits section (default x,x-unix,ietf,ietf-draft; --quick/--smoke x,ietf)
+  --header-styles LIST     header styles of the limits section (default x,x-unix,ietf,ietf-draft; --quick x,ietf; --smoke x)
   --profiles LIST          service profiles of the profiles section (default fast,capacity,rate-limited,flaky)
   --profile-rows N         rows per run of the profiles section (default 1000, --quick 200)
   --profile-clients LIST   of the profiles section: auto, fixed concurrencies (the five phases, one node run each),
