@@ -2,9 +2,11 @@
 // One benchmark client in its own process (so that its CPU time and peak RSS are its own):
 //   node scripts/bench/client.mjs --kind KIND --plan JSON [--profile DIR]
 // KIND: undici | n8nHelper | node | nodeImport | httpNode | httpNodeBatched. The plan is a list of scenarios
-// { name, url, rows, concurrency, warmup, warmupPhases?, latencyMs }, run one after the other in
-// this process; each gets its own warm-up (not measured: JIT, login, open connections; only the
-// phases in warmupPhases if given), then its measured run.
+// { name, url, rows, concurrency, warmup, warmupPhases?, phases?, countsUrl?, latencyMs }, run one
+// after the other in this process; each gets its own warm-up (not measured: JIT, login, open
+// connections; only the phases in warmupPhases if given), then its measured run (only `phases`
+// if given). With `countsUrl` (a sandbox with --admin) it also prints the sandbox's requests and
+// 429s of the measured run.
 // Prints one JSON line per scenario: requests, failed, wallMs, cpuMs (process.cpuUsage over the
 // measured run), peakRssMB (the process's maximum so far). With --profile, writes a V8 CPU
 // profile of each measured run (not of the start-up or warm-up) to DIR/<kind>-<name>.cpuprofile.
@@ -208,6 +210,13 @@ if (args.profile) {
 	await profiler.post('Profiler.setSamplingInterval', { interval: 200 });
 }
 
+/** What the sandbox answered so far (its admin counts): requests, and those answered 429 (a scenario's `countsUrl`). */
+async function sandboxCounts(url) {
+	const response = await fetch(`${url}/__sandbox/requests`);
+	const { requests, counts } = await response.json();
+	return { requests: requests.length, answered429: counts.faults.rateLimitPerSecond + counts.faults.rateLimit };
+}
+
 let offset = 0;
 let exitCode = 0;
 for (const scenario of plan) {
@@ -218,13 +227,15 @@ for (const scenario of plan) {
 			offset += scenario.warmup;
 		}
 		const failedBefore = client.failed();
+		const countsBefore = scenario.countsUrl ? await sandboxCounts(scenario.countsUrl) : undefined;
 		globalThis.gc?.();
 		if (profiler) await profiler.post('Profiler.start');
 		const cpu0 = process.cpuUsage();
 		const t0 = performance.now();
-		const requests = await client.runRows(offset, scenario.rows);
+		const requests = await client.runRows(offset, scenario.rows, scenario.phases);
 		const wallMs = performance.now() - t0;
 		const cpu = process.cpuUsage(cpu0);
+		const countsAfter = countsBefore ? await sandboxCounts(scenario.countsUrl) : undefined;
 		if (profiler) {
 			const { profile } = await profiler.post('Profiler.stop');
 			fs.writeFileSync(path.join(args.profile, `${args.kind}-${scenario.name}.cpuprofile`), JSON.stringify(profile));
@@ -240,6 +251,9 @@ for (const scenario of plan) {
 				wallMs,
 				cpuMs: (cpu.user + cpu.system) / 1000,
 				peakRssMB: process.resourceUsage().maxRSS / 1024,
+				...(countsAfter
+					? { sandboxRequests: countsAfter.requests - countsBefore.requests, answered429: countsAfter.answered429 - countsBefore.answered429 }
+					: {}),
 			}),
 		);
 	} catch (error) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Benchmark of bulk runs: `npm run bench` (about 10 minutes), `npm run bench -- --quick` (under
-// two). The workload, per row: create a candidate, update it, add a job, an IT skill and an
+// Benchmark of bulk runs: `npm run bench` (about 13 minutes), `npm run bench -- --quick` (fewer
+// rows), `npm run bench -- --smoke` (everything tiny, about a minute). The workload, per row: create a candidate, update it, add a job, an IT skill and an
 // additional information (5 requests; workload.mjs). Clients, each in its own process:
 //   undici           a raw undici Pool sending the same requests, keep-alive (the floor for client overhead)
 //   n8nHelper        n8n-core's httpRequest helper alone, the same requests (what any n8n node pays per request)
@@ -16,6 +16,11 @@
 //            flaky): the node with Concurrency Mode Auto against Fixed 5, 20 and 50, and n8n's HTTP
 //            Request node at its defaults (no batching: every item at once), creations only:
 //            rows per minute, requests answered 429 / 503, CPU per row, items failed
+//   limits   a limit of 40 requests per second (the sandbox at 20 ms, 429 with Retry-After beyond),
+//            600 creations with Auto: the first run of a process and the next run in it without
+//            rate-limit headers, and a first run with each header style (--rate-limit-headers):
+//            requests answered 429 and the time against the ideal (BENCH autoShare429Cold/Warm/Headers)
+// `--smoke` runs the profiles and limits sections tiny (Auto only, no real n8n): about a minute, for CI.
 // Prints the tables and the targets; the last line is `BENCH {json}` (see docs/benchmarks.md, "What to expect: speed, measured").
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -35,7 +40,10 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 const { values: args } = parseArgs({
 	options: {
 		quick: { type: 'boolean', default: false },
-		sections: { type: 'string', default: 'cpu,latency,remote,profiles' },
+		smoke: { type: 'boolean', default: false },
+		sections: { type: 'string' },
+		'limit-rows': { type: 'string' },
+		'header-styles': { type: 'string' },
 		profiles: { type: 'string', default: 'fast,capacity,rate-limited,flaky' },
 		'profile-rows': { type: 'string' },
 		'profile-clients': { type: 'string', default: 'auto,5,20,50,import,chain' },
@@ -53,8 +61,11 @@ const { values: args } = parseArgs({
 });
 if (args.help) {
 	console.log(`Usage: npm run bench -- [options]
-  --quick                  short run (under two minutes): fewer rows everywhere
-  --sections LIST          cpu,latency,remote,profiles (default: all four)
+  --quick                  short run: fewer rows everywhere
+  --smoke                  tiny run (profiles and limits sections, Auto only; about a minute): CI checks the script works, not figures
+  --sections LIST          cpu,latency,remote,profiles,limits (default: all five)
+  --limit-rows N           creations per run of the limits section (default 600, --quick 300, --smoke 80)
+  --header-styles LIST     header styles of the limits section (default x,x-unix,ietf,ietf-draft; --quick x,ietf; --smoke x)
   --profiles LIST          service profiles of the profiles section (default fast,capacity,rate-limited,flaky)
   --profile-rows N         rows per run of the profiles section (default 1000, --quick 200)
   --profile-clients LIST   of the profiles section: auto, fixed concurrencies (the five phases, one node run each),
@@ -71,8 +82,17 @@ if (args.help) {
   --profile DIR            write a CPU profile of every measured run to DIR (node --cpu-prof style, .cpuprofile)`);
 	process.exit(0);
 }
-const quick = args.quick;
-const sections = new Set(args.sections.split(','));
+const smoke = args.smoke;
+const quick = args.quick || smoke;
+if (smoke) {
+	// Tiny: that the benchmark runs (the node with Auto against a profile and a limit, the report, BENCH), not its figures.
+	args.sections ??= 'profiles,limits';
+	args.profiles = 'rate-limited';
+	args['profile-rows'] ??= '40';
+	args['profile-clients'] = 'auto';
+	args['header-styles'] ??= 'x';
+}
+const sections = new Set((args.sections ?? 'cpu,latency,remote,profiles,limits').split(','));
 const list = (text) => text.split(',').filter(Boolean);
 const numbers = (text) => list(text).map(Number);
 const cpuRows = Number(args.rows ?? (quick ? 400 : 10_000));
@@ -154,7 +174,7 @@ const started = performance.now();
 const warmupOf = (rows) => Math.min(200, Math.max(20, Math.round(rows / 20)));
 
 console.log(
-	`Benchmark${quick ? ' (quick)' : ''}: rows × ${PHASES.length} requests (create, update, job, IT skill, additional info); ` +
+	`Benchmark${smoke ? ' (smoke)' : quick ? ' (quick)' : ''}: rows × ${PHASES.length} requests (create, update, job, IT skill, additional info); ` +
 		`${os.cpus().length} cores (nproc), load ${os.loadavg()[0].toFixed(1)}, Node ${process.version}, ${os.cpus()[0]?.model ?? ''}`,
 );
 
@@ -169,7 +189,7 @@ const label = {
 
 const rate = (result) => result.requests / (result.wallMs / 1000);
 const cpuPerRequest = (result) => result.cpuMs / result.requests;
-const results = { cpu: [], latency: [], remote: [], profiles: [] };
+const results = { cpu: [], latency: [], remote: [], profiles: [], limits: [] };
 
 // ---- cpu: 0 ms latency, CPU per request and peak RSS ---------------------------------------
 if (sections.has('cpu')) {
@@ -283,6 +303,26 @@ if (sections.has('profiles')) {
 			progress(result.error ? 'failed\n' : `${fmt(result.wallMs / 1000, 1)} s\n`);
 			results.profiles.push({ profile, rows, ...run, ...result, ...answered });
 		}
+	}
+}
+
+// ---- limits: the first and a later run under a limit of 40 requests per second ---------------------
+// Creations only (one node run each), the sandbox at 20 ms with a bucket of 40 and Retry-After on
+// 429: without rate-limit headers a first run (a fresh process) and the next run in the same
+// process; with each header style a first run. The ideal time is the creations ÷ 40 per second.
+const LIMIT_PER_SECOND = 40;
+const limitRows = Number(args['limit-rows'] ?? (smoke ? 80 : quick ? 300 : 600));
+const headerStyles = list(args['header-styles'] ?? (quick ? 'x,ietf' : 'x,x-unix,ietf,ietf-draft'));
+if (sections.has('limits')) {
+	const runs = [{ style: undefined, names: ['cold', 'warm'] }, ...headerStyles.map((style) => ({ style, names: ['cold'] }))];
+	for (const { style, names } of runs) {
+		const sandbox = await startSandbox(0, ['--latency', '20', '--rate-limit', String(LIMIT_PER_SECOND), '--admin', ...(style ? ['--rate-limit-headers', style] : [])]);
+		progress(`  limit ${LIMIT_PER_SECOND}/s, ${limitRows} creations, ${style ? `headers ${style}` : 'no headers'}: ${names.join(' then ')} … `);
+		const plan = names.map((name) => ({ name, url: sandbox.url, rows: limitRows, concurrency: 'auto', warmup: 0, phases: ['create'], countsUrl: sandbox.url, latencyMs: 20 }));
+		const out = await runClient('node', plan);
+		await sandbox.stop();
+		progress(out.some((result) => result.error) ? 'failed\n' : `${out.map((result) => fmt(result.wallMs / 1000, 1)).join(' and ')} s\n`);
+		for (const result of out) results.limits.push({ style, rows: limitRows, ...result });
 	}
 }
 
@@ -524,12 +564,49 @@ if (results.profiles.length > 0) {
 	}
 }
 
+if (results.limits.length > 0) {
+	console.log(
+		`\nA limit of ${LIMIT_PER_SECOND} requests per second (the sandbox at 20 ms, a bucket of ${LIMIT_PER_SECOND}, 429 with Retry-After beyond; ` +
+			`${limitRows} creations per node run with Auto; the ideal is ${fmt(limitRows / LIMIT_PER_SECOND, 1)} s, the creations ÷ the limit):`,
+	);
+	const runName = (result) => (result.style ? `first run, headers ${result.style}` : result.name === 'cold' ? 'first run of a process, no headers' : 'next run in the process, no headers');
+	const share = (result) => result.answered429 / result.sandboxRequests;
+	const overIdeal = (result) => result.wallMs / 1000 / (result.rows / LIMIT_PER_SECOND);
+	printTable(
+		['run', 'requests', 'answered 429', 'share 429', 'seconds', '× ideal', 'items failed'],
+		results.limits.map((result) =>
+			ok(result)
+				? [runName(result), result.sandboxRequests, result.answered429, `${fmt(100 * share(result), 2)}%`, fmt(result.wallMs / 1000, 1), fmt(overIdeal(result), 2), result.failed]
+				: [runName(result), errorCell(result), '', '', '', '', ''],
+		),
+	);
+	const cold = results.limits.find((result) => !result.style && result.name === 'cold' && ok(result));
+	const warm = results.limits.find((result) => !result.style && result.name === 'warm' && ok(result));
+	const headed = results.limits.filter((result) => result.style && ok(result));
+	const target = (what, result, maxShare, maxRatio) =>
+		result &&
+		console.log(
+			`Target, ${what}: ≤ ${100 * maxShare}% answered 429 and ≤ ${maxRatio}× the ideal time → ${fmt(100 * share(result), 2)}%, ${fmt(overIdeal(result), 2)}× ` +
+				`${share(result) <= maxShare && overIdeal(result) <= maxRatio ? 'MET' : 'MISSED'}`,
+		);
+	console.log('');
+	target('first run without headers', cold, 0.05, 1.5);
+	target('next run without headers', warm, 0.01, 1.2);
+	for (const result of headed) target(`first run, headers ${result.style}`, result, 0.01, 1.2);
+	if (cold) bench.autoShare429Cold = Number(share(cold).toFixed(4));
+	if (warm) bench.autoShare429Warm = Number(share(warm).toFixed(4));
+	if (headed.length > 0) bench.autoShare429Headers = Number(Math.max(...headed.map(share)).toFixed(4));
+	bench.limits = Object.fromEntries(
+		results.limits.filter(ok).map((result) => [result.style ? `headers-${result.style}` : result.name, { requests: result.sandboxRequests, answered429: result.answered429, seconds: Number((result.wallMs / 1000).toFixed(2)), overIdeal: Number(overIdeal(result).toFixed(3)) }]),
+	);
+}
+
 // ---- the hand-wired chain: Import with Auto against login + 5 HTTP Request nodes in a real n8n --------
 // The HTTP Request node of the profiles section sends creations only, all at once; a chain's steps
 // wait for each other (the update needs the creation's slug). So the target's figure comes from
 // bench:workflow: one Recruiting node (Candidate → Import, version 1.1 at its defaults) and the
 // chain at n8n's defaults, in the pinned n8n, against the sandbox at 50 ms (profile fast).
-if (sections.has('profiles') && profileNames.includes('fast') && profileClients.includes('chain')) {
+if (!smoke && sections.has('profiles') && profileNames.includes('fast') && profileClients.includes('chain')) {
 	if (!httpNodeFound.file) {
 		console.log(`\nImport with Auto against the HTTP Request chain in a real n8n: not run (${httpNodeFound.reason})`);
 	} else {
@@ -570,7 +647,8 @@ if (sections.has('profiles') && profileNames.includes('fast') && profileClients.
 }
 
 bench.quick = quick;
+bench.smoke = smoke;
 bench.seconds = Math.round((performance.now() - started) / 1000);
 console.log(`\nBENCH ${JSON.stringify(bench)}`);
-const failures = [...results.cpu, ...results.latency, ...results.remote, ...results.profiles].filter((entry) => entry.error);
+const failures = [...results.cpu, ...results.latency, ...results.remote, ...results.profiles, ...results.limits].filter((entry) => entry.error);
 process.exit(failures.length > 0 ? 1 : 0);

@@ -3,7 +3,8 @@
  * TypeScript, so that jest can test it); `cli.mjs` parses the flags and reads the files.
  */
 import { PROFILE_NAMES, PROFILES, isProfile } from './profiles';
-import type { FaultConfig, SandboxOptions, TokenLocation } from './types';
+import type { FaultConfig, RateLimitHeaderStyle, SandboxOptions, TokenLocation } from './types';
+import { RATE_LIMIT_HEADER_STYLES } from './types';
 
 /** Flag values as `node:util` parseArgs gives them (names without the leading dashes). */
 export type CliFlags = Record<string, string | boolean | undefined>;
@@ -71,6 +72,13 @@ function faultsFromFlags(flags: CliFlags): FaultConfig | undefined {
 	if (capacity !== undefined) faults.capacity = capacity;
 	const perSecond = integerFlag(flags, 'rate-limit');
 	if (perSecond !== undefined) faults.rateLimitPerSecond = perSecond;
+	const headers = flags['rate-limit-headers'];
+	if (headers !== undefined) {
+		if (typeof headers !== 'string' || !(RATE_LIMIT_HEADER_STYLES as readonly string[]).includes(headers)) {
+			throw new Error(`--rate-limit-headers must be one of ${RATE_LIMIT_HEADER_STYLES.join(', ')}`);
+		}
+		faults.rateLimitHeaders = headers as RateLimitHeaderStyle;
+	}
 	const unavailable = flags['unavailable-rate'];
 	if (unavailable !== undefined) {
 		const fraction = Number(unavailable);

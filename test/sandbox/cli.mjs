@@ -16,10 +16,15 @@ const USAGE = `Usage: node test/sandbox/cli.mjs [options]
   --admin               enable the /__sandbox/* admin routes (state, requests, faults, reset)
   --latency MS          add MS milliseconds of latency to every request
   --profile NAME        a service profile: fast (50 ms), capacity (50 ms, 16 served at once),
-                        rate-limited (50 ms, 100 requests/s, 429 beyond), flaky (50 ms, 2 % 503);
+                        rate-limited (50 ms, 100 requests/s, 429 beyond), flaky (50 ms, 2 % 503),
+                        rate-limited-headers (rate-limited announcing it in X-RateLimit-*);
                         the flags below (and --latency) change a profile's values
   --capacity K          at most K requests served at once, the others wait
   --rate-limit N        at most N requests per second, 429 with Retry-After beyond
+  --rate-limit-headers STYLE
+                        every answer announces the limit: x (X-RateLimit-*, reset in seconds),
+                        x-unix (reset as a Unix time), ietf (RateLimit-Policy / RateLimit),
+                        ietf-draft (RateLimit-Limit/-Remaining/-Reset); profile rate-limited-headers: x
   --unavailable-rate F  fraction F (0..1) of requests answered 503
   --seed N              seed of the random faults (reproducible runs)
   --seed-file FILE      JSON array of companies to seed instead of the default two
@@ -47,6 +52,7 @@ try {
 			profile: { type: 'string' },
 			capacity: { type: 'string' },
 			'rate-limit': { type: 'string' },
+			'rate-limit-headers': { type: 'string' },
 			'unavailable-rate': { type: 'string' },
 			seed: { type: 'string' },
 			'seed-file': { type: 'string' },

@@ -128,6 +128,28 @@ export class FaultInjector {
 		return String(Math.max(1, Math.ceil((1 - this.bucket.tokens) / perSecond)));
 	}
 
+	/**
+	 * `rateLimitHeaders`: the headers announcing the bucket after the last `overRate` (its size per
+	 * second, the whole tokens left, the seconds until it is full), in the configured style.
+	 */
+	rateHeaders(): Record<string, string> | undefined {
+		const perSecond = nonNegative(this.config.rateLimitPerSecond);
+		const style = this.config.rateLimitHeaders;
+		if (perSecond === 0 || style === undefined) return undefined;
+		const remaining = Math.max(0, Math.floor(this.bucket.tokens));
+		const reset = Math.ceil((perSecond - this.bucket.tokens) / perSecond);
+		switch (style) {
+			case 'x':
+				return { 'X-RateLimit-Limit': String(perSecond), 'X-RateLimit-Remaining': String(remaining), 'X-RateLimit-Reset': String(reset) };
+			case 'x-unix':
+				return { 'X-RateLimit-Limit': String(perSecond), 'X-RateLimit-Remaining': String(remaining), 'X-RateLimit-Reset': String(Math.ceil(this.bucket.at / 1000) + reset) };
+			case 'ietf':
+				return { 'RateLimit-Policy': `"default";q=${perSecond};w=1`, RateLimit: `"default";r=${remaining};t=${reset}` };
+			case 'ietf-draft':
+				return { 'RateLimit-Limit': String(perSecond), 'RateLimit-Remaining': String(remaining), 'RateLimit-Reset': String(reset) };
+		}
+	}
+
 	/** Serves one request for `ms` (`wait` sleeps), at most `capacity` at once; true when it had to wait for a place. */
 	async serve(ms: number, wait: (ms: number) => Promise<void>): Promise<boolean> {
 		const capacity = nonNegative(this.config.capacity);

@@ -8,7 +8,9 @@
  * - `rate-limited`: 50 ms, at most 100 requests per second (a bucket of 100), 429 with
  *   Retry-After beyond;
  * - `flaky`: 50 ms, 2 % of requests answered 503 with Retry-After: 1 (seeded: the same requests
- *   fail in every run).
+ *   fail in every run);
+ * - `rate-limited-headers`: `rate-limited` whose every answer announces the bucket in
+ *   X-RateLimit-* headers (`--rate-limit-headers x|x-unix|ietf|ietf-draft` picks the style).
  */
 import type { FaultConfig } from './types';
 
@@ -17,6 +19,7 @@ export const PROFILES = {
 	capacity: { latencyMs: 50, capacity: 16 },
 	'rate-limited': { latencyMs: 50, rateLimitPerSecond: 100 },
 	flaky: { latencyMs: 50, unavailableRate: 0.02, retryAfterOn503: 1, seed: 26 },
+	'rate-limited-headers': { latencyMs: 50, rateLimitPerSecond: 100, rateLimitHeaders: 'x' },
 } satisfies Record<string, FaultConfig>;
 
 export type ProfileName = keyof typeof PROFILES;

@@ -324,6 +324,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		isLogin: boolean,
 	): Promise<boolean> => {
 		const limited = faults.overRate();
+		const announced = faults.rateHeaders();
+		if (announced) reply.headers(announced);
 		if (limited !== undefined) {
 			if (decision.latencyMs > 0) await sleep(decision.latencyMs);
 			countFault(request, 'rateLimitPerSecond');

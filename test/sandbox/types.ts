@@ -85,11 +85,23 @@ export interface FaultConfig {
 	 * 1) before any work (profile `rate-limited`).
 	 */
 	rateLimitPerSecond?: number;
+	/**
+	 * With `rateLimitPerSecond`: every answer announces the bucket (its size, the tokens left, the
+	 * seconds until it is full) in one header style: `x` (X-RateLimit-Limit/-Remaining/-Reset, the
+	 * reset in seconds), `x-unix` (the same, the reset as a Unix time), `ietf` (the httpapi draft's
+	 * RateLimit-Policy `q`, `w` and RateLimit `r`, `t`), `ietf-draft` (its earlier
+	 * RateLimit-Limit/-Remaining/-Reset). Default: no header (profile `rate-limited-headers`).
+	 */
+	rateLimitHeaders?: RateLimitHeaderStyle;
 	/** Fraction (0..1) answered 503 before processing, with `Retry-After: retryAfterOn503` when set (profile `flaky`). */
 	unavailableRate?: number;
 	/** Only apply faults to paths starting with one of these prefixes (`loginScript` excepted). */
 	paths?: string[];
 }
+
+export const RATE_LIMIT_HEADER_STYLES = ['x', 'x-unix', 'ietf', 'ietf-draft'] as const;
+
+export type RateLimitHeaderStyle = (typeof RATE_LIMIT_HEADER_STYLES)[number];
 
 export type TokenLocation =
 	| 'data.token'

@@ -16,6 +16,7 @@ function round(controller: Controller, clock: Clock, latency: number, signal: 'o
 	const startedAt = clock.t;
 	clock.t += latency;
 	const n = controller.limit;
+	for (let i = 0; i < n; i++) controller.sent();
 	for (let i = 0; i < n; i++) controller.record(i < losses ? signal : 'ok', startedAt, latency);
 }
 
@@ -79,6 +80,7 @@ describe('Concurrency Mode Auto: the limit', () => {
 		const mixed = (controller: Controller, dropped: number, told: number) => {
 			const startedAt = clock.t;
 			clock.t += 50;
+			for (let i = 0; i < 20; i++) controller.sent();
 			for (let i = 0; i < 20; i++) {
 				if (i < dropped) controller.record('dropped', startedAt, 50);
 				else if (i < dropped + told) controller.record('overloaded', startedAt, 50, 1000);
@@ -281,9 +283,24 @@ describe('Concurrency Mode Auto: Retry-After', () => {
 		round(controller, clock, 30);
 		round(controller, clock, 30);
 		expect(controller.limit).toBe(20);
+		for (let i = 0; i < 20; i++) controller.sent();
 		controller.record('overloaded', clock.t, 30, 2000);
 		for (let i = 0; i < 19; i++) controller.record('ok', clock.t, 30);
 		expect(controller.limit).toBe(22);
 		expect(await waitsOf(controller)).toEqual([]);
+	});
+});
+
+describe('issue 32, defect 1: the run-wide hold', () => {
+	it('a round of 503s with Retry-After: 3600 holds new requests at most the documented 30 s', async () => {
+		const clock = new Clock();
+		const controller = new Controller({ mode: 'auto', concurrency: 5, maxConcurrency: 64 }, clock.now);
+		for (let i = 0; i < 5; i++) controller.record('overloaded', clock.t, 30, 3_600_000);
+		const waits: number[] = [];
+		await controller.turn(async (ms) => {
+			waits.push(ms);
+		});
+		expect(waits.reduce((sum, ms) => sum + ms, 0)).toBeLessThanOrEqual(30_000);
+		expect(waits.length).toBeGreaterThan(0);
 	});
 });

@@ -22,6 +22,7 @@ function grow(controller: Controller, clock: Clock, limit: number) {
 		const startedAt = clock.t;
 		clock.t += 50;
 		const n = controller.limit;
+		for (let i = 0; i < n; i++) controller.sent();
 		for (let i = 0; i < n; i++) controller.record('ok', startedAt, 50);
 	}
 }
@@ -151,6 +152,38 @@ describe('the paces kept in the process (transport/pace.ts)', () => {
 		const clock = new Clock();
 		keepPace('scope-a', new Controller({ mode: 'fixed', concurrency: 3, maxConcurrency: 3 }, clock.now), clock.t);
 		expect(resumePace('scope-a', auto(clock), clock.t)).toBe(false);
+	});
+});
+
+describe('issue 32: only what the service showed is kept', () => {
+	it('a run whose requests a rate held back (one on the wire at a time) leaves the limit it started with', () => {
+		const clock = new Clock();
+		const capped = auto(clock, 128, 2);
+		for (let i = 0; i < 200; i++) {
+			const startedAt = capped.sent();
+			clock.t += 20;
+			capped.record('ok', startedAt, 20, undefined, { method: 'POST' });
+			clock.t += 480;
+		}
+		expect(capped.pace()!.limit).toBe(AUTO_START);
+	});
+
+	it('the idle latency is kept per method: an update slower than the creations before it is not a queue', () => {
+		const clock = new Clock();
+		const first = auto(clock);
+		grow(first, clock, 20);
+		expect(first.pace()!.idle).toEqual({ '': 50 });
+		const next = auto(clock);
+		next.resume(first.pace()!);
+		for (let round = 0; round < 3; round++) {
+			const startedAt = clock.t;
+			clock.t += 300;
+			const n = next.limit;
+			for (let i = 0; i < n; i++) next.sent();
+			for (let i = 0; i < n; i++) next.record('ok', startedAt, 300, undefined, { method: 'PUT' });
+		}
+		expect(next.limit).toBeGreaterThan(20);
+		expect(next.pace()!.idle).toEqual({ '': 50, PUT: 300 });
 	});
 });
 

@@ -71,7 +71,7 @@ function signalOf(outcome: Outcome): { signal: Signal; retryAfterMs?: number } |
 
 /** Sends one attempt with the credential data given and tells the controller how it went. */
 export async function attempt(context: RequestContext, options: IHttpRequestOptions, data: ICredentialDataDecryptedObject, controller: Controller): Promise<Outcome> {
-	const startedAt = Date.now();
+	const startedAt = controller.sent();
 	let outcome: Outcome;
 	try {
 		const response = (await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, options, {
@@ -82,7 +82,11 @@ export async function attempt(context: RequestContext, options: IHttpRequestOpti
 		outcome = { kind: 'thrown', error, code: errorCode(error) };
 	}
 	const signal = signalOf(outcome);
-	if (signal) controller.record(signal.signal, startedAt, Date.now() - startedAt, signal.retryAfterMs);
+	if (!signal) controller.left();
+	else {
+		const headers = outcome.kind === 'answer' ? outcome.headers : undefined;
+		controller.record(signal.signal, startedAt, Date.now() - startedAt, signal.retryAfterMs, { method: options.method, headers });
+	}
 	return outcome;
 }
 

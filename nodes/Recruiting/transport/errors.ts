@@ -148,8 +148,30 @@ export function cancelledMessage(repeatable: boolean): string {
 	return repeatable ? what : `${what}. ${MAY_EXIST}`;
 }
 
+/**
+ * Whether an answer proves the service did not process the request: 429, a 503 with Retry-After
+ * (both say "come back later"), and a refusal of the request itself (4xx: validation, a conflict,
+ * a missing record, a refused credential).
+ */
+export function provedNotProcessed(status: number, retryAfterMs: number | undefined): boolean {
+	return status === 429 || (status === 503 && retryAfterMs !== undefined) || (status >= 400 && status < 500);
+}
+
+/**
+ * Whether a creation answered `status` (not 2xx) may have been stored: every answer that does not
+ * prove it was not processed (a 500, a 502, a 503 without Retry-After, a redirect, any other
+ * status). Such a creation is never sent again, and its error carries `context.mayExist`.
+ */
+export function outcomeUnknown(status: number, retryAfterMs: number | undefined): boolean {
+	return !provedNotProcessed(status, retryAfterMs);
+}
+
+export function mayExistMessage(message: string): string {
+	return `${message}. ${MAY_EXIST}`;
+}
+
 export function gatewayMessage(status: number, body: unknown, isJson: boolean): string {
-	return `${statusMessage(status, body, isJson)}. ${MAY_EXIST}`;
+	return mayExistMessage(statusMessage(status, body, isJson));
 }
 
 export const HEADER_REFUSED =

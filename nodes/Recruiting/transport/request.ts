@@ -28,6 +28,8 @@ import {
 	brokenMessage,
 	cancelledMessage,
 	gatewayMessage,
+	mayExistMessage,
+	outcomeUnknown,
 	redactAndCut,
 	redirectMessage,
 	refusedInBodyMessage,
@@ -134,8 +136,6 @@ class Call {
 	}
 
 	private async sendPaced(lease: Lease): Promise<Outcome> {
-		await this.transport.pacer.turn(this.wait);
-		this.checkRunning();
 		return await this.send(lease.data);
 	}
 
@@ -152,7 +152,6 @@ class Call {
 		for (let tries = 0; ; tries++) {
 			if (cancelled(this.context) || this.transport.stopped) turn.abandoned();
 			this.checkRunning();
-			await pacer.turn(this.wait);
 			const data: ICredentialDataDecryptedObject = { ...this.credentials, sessionToken: '' };
 			const outcome = await this.send(pacer.capped ? markLoginOnly(data) : data);
 			const token = typeof data.sessionToken === 'string' ? data.sessionToken : '';
@@ -172,8 +171,14 @@ class Call {
 		}
 	}
 
+	/**
+	 * Sends one attempt in its turn: the controller's (a Retry-After hold, a learned or announced
+	 * rate) first, then Max Requests per Second's, so that requests released together at the end
+	 * of a hold still start one interval apart.
+	 */
 	private async send(data: ICredentialDataDecryptedObject): Promise<Outcome> {
 		await this.transport.controller.turn(this.wait);
+		await this.transport.pacer.turn(this.wait);
 		this.checkRunning();
 		const options = wireOptions(this.request, String(this.credentials.baseUrl), this.transport.timeoutMs);
 		return await attempt(this.context, options, data, this.transport.controller);
@@ -217,7 +222,7 @@ class Call {
 			throw this.error(redirectMessage(status, headerValue(headers, 'location'), this.transport.secretsFor(this.credentials)), { httpCode: status, mayExist: !this.repeatable });
 		}
 		const retryAfter = retryAfterMs(headerValue(headers, 'retry-after'));
-		// 429, and 503 with Retry-After, say the request was not processed; other gateway answers do not.
+		// 429, and 503 with Retry-After, say "not processed, come back later": sent again.
 		const notProcessed = status === 429 || (status === 503 && retryAfter !== undefined);
 		const gateway = status === 502 || status === 503 || status === 504;
 		const retryable = notProcessed || (gateway && this.repeatable);
@@ -225,7 +230,7 @@ class Call {
 			if (!notProcessed) this.reached = true;
 			return await this.retryAfter(retryAfter);
 		}
-		const mayExist = gateway && !this.repeatable && !notProcessed;
+		const mayExist = !this.repeatable && outcomeUnknown(status, retryAfter);
 		let message = mayExist ? gatewayMessage(status, parsed, isJson) : statusMessage(status, parsed, isJson);
 		if (status === 401) message += UNAUTHORIZED_ADVICE[this.mode];
 		const description = retryable ? `Gave up after ${this.attempt + 1} attempts.` : undefined;
@@ -246,7 +251,10 @@ class Call {
 		if (!isJson) return { ...answer, message: redactAndCut(text, this.transport.secretsFor(this.credentials), 500), data: undefined };
 		if (said === undefined || said < 400 || said > 599) return answer;
 		if (this.request.accept?.includes(said)) return { ...answer, httpStatus: said };
-		throw this.error(refusedInBodyMessage(httpStatus, said, body), { httpCode: said, body });
+		// A creation whose answer's status does not prove it was not processed (a 500 in the body) may exist.
+		const mayExist = !this.repeatable && outcomeUnknown(said, undefined);
+		const message = refusedInBodyMessage(httpStatus, said, body);
+		throw this.error(mayExist ? mayExistMessage(message) : message, { httpCode: said, body, mayExist });
 	}
 
 	/** A 401: whether to send again (a new session, or one is needed now) or take it as the answer. */

@@ -1,0 +1,98 @@
+/**
+ * Concurrency Mode Auto, the send rate learned from 429s: what the AWS SDK's adaptive retry mode
+ * does. Until the first 429 there is none. A 429 sets it to β = 0.7 times the rate the service
+ * accepted in the last second (the answers that were not 429) and it grows back along CUBIC's
+ * curve, C·(t − K)³ + the rate at the throttle, flat near that rate (it probes above it rarely)
+ * and never above twice the accepted rate. Requests then start at least 1/rate apart. Max
+ * Requests per Second, when set, caps it.
+ */
+
+export interface LearnedRate {
+	perSecond: number;
+	maxRate: number;
+	k: number;
+	sinceMs: number;
+}
+
+const BETA = 0.7;
+const CUBIC_C = 0.4;
+const MIN_RATE = 0.5;
+
+export class SendRate {
+	/** The learned rate per second (undefined until the first 429). */
+	rate?: number;
+
+	private cubic = { maxRate: 0, k: 0, at: 0 };
+
+	/** Times of the answers not throttled: those from `from` on are of the last second (older ones dropped in batches). */
+	private accepted: number[] = [];
+
+	private from = 0;
+
+	/** When counting began (the first answer; a resumed run: the run before's). */
+	private countingSince?: number;
+
+	constructor(private readonly cap: number) {}
+
+	/** An answer that was not a 429. */
+	accept(now: number): void {
+		this.countingSince ??= now;
+		this.accepted.push(now);
+		this.forget(now);
+		if (this.rate !== undefined) this.grow(now);
+	}
+
+	/** A 429 of a request sent at `startedAt`. */
+	throttled(startedAt: number, now: number): void {
+		// One drop per throttle: the 429s of requests sent before the last drop tell of the old rate.
+		if (this.rate !== undefined && startedAt < this.cubic.at) return;
+		const measured = Math.max(MIN_RATE, this.acceptedRate(now));
+		const maxRate = this.rate === undefined ? measured : Math.min(measured, this.rate);
+		this.cubic = { maxRate, k: Math.cbrt((maxRate * (1 - BETA)) / CUBIC_C), at: now };
+		this.rate = this.capped(Math.max(MIN_RATE, maxRate * BETA));
+	}
+
+	kept(now: number): { accepted: number[]; rate?: LearnedRate } {
+		const { rate, cubic } = this;
+		const accepted = this.accepted.slice(this.from);
+		return rate === undefined ? { accepted } : { accepted, rate: { perSecond: rate, maxRate: cubic.maxRate, k: cubic.k, sinceMs: now - cubic.at } };
+	}
+
+	resume(accepted: number[], learned: LearnedRate | undefined, now: number): void {
+		this.accepted = [...accepted];
+		this.from = 0;
+		this.countingSince = Number.NEGATIVE_INFINITY;
+		if (!learned) return;
+		// Probing above the rate of the last throttle when it ended: this run starts at that rate, on the flat of the curve.
+		const { perSecond, maxRate, k, sinceMs } = learned;
+		const probing = perSecond > maxRate;
+		this.cubic = { maxRate, k, at: now - (probing ? k * 1000 : sinceMs) };
+		this.rate = this.capped(probing ? maxRate : perSecond);
+	}
+
+	private forget(now: number): void {
+		while (this.from < this.accepted.length && this.accepted[this.from] <= now - 1000) this.from += 1;
+		if (this.from > 1024 && this.from * 2 > this.accepted.length) {
+			this.accepted = this.accepted.slice(this.from);
+			this.from = 0;
+		}
+	}
+
+	/** Answers accepted in the last second, per second (over the time since the first answer in a run younger than that, at least 100 ms). */
+	private acceptedRate(now: number): number {
+		this.forget(now);
+		this.countingSince ??= now;
+		return ((this.accepted.length - this.from) * 1000) / Math.min(1000, Math.max(100, now - this.countingSince));
+	}
+
+	/** Along CUBIC's curve back to (and slowly beyond) the rate of the last throttle. */
+	private grow(now: number): void {
+		const t = (now - this.cubic.at) / 1000 - this.cubic.k;
+		const cubic = CUBIC_C * t * t * t + this.cubic.maxRate;
+		this.rate = this.capped(Math.max(MIN_RATE, Math.min(cubic, 2 * Math.max(this.acceptedRate(now), this.cubic.maxRate))));
+	}
+
+	private capped(rate: number): number {
+		return this.cap > 0 ? Math.min(this.cap, rate) : rate;
+	}
+}
