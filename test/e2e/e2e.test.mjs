@@ -83,7 +83,7 @@ describe(`real n8n ${line}.x with n8n-nodes-recruiting`, { timeout: 10 * 60_000 
 		const installed = path.join(stack.n8n.userFolder, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-recruiting');
 		assert.equal(fs.realpathSync(installed), fs.realpathSync(pkg.dir));
 		assert.ok(!fs.realpathSync(installed).startsWith(path.join(repoRoot, 'dist')));
-		// and it holds exactly the packed files: dist/, README, LICENSE, package.json
+		// and it holds exactly the packed files: dist/, examples/ (every example and candidates.csv), README, LICENSE, package.json
 		const onDisk = [];
 		const walk = (dir, prefix = '') => {
 			for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -93,7 +93,8 @@ describe(`real n8n ${line}.x with n8n-nodes-recruiting`, { timeout: 10 * 60_000 
 		};
 		walk(pkg.dir);
 		assert.deepEqual(onDisk.sort(), pkg.files);
-		assert.deepEqual(pkg.files.filter((file) => !file.startsWith('dist/')), ['LICENSE', 'README.md', 'package.json']);
+		const examples = fs.readdirSync(path.join(repoRoot, 'examples')).map((name) => `examples/${name}`);
+		assert.deepEqual(pkg.files.filter((file) => !file.startsWith('dist/')), ['LICENSE', 'README.md', ...examples.sort(), 'package.json']);
 		assert.ok(pkg.files.includes('dist/nodes/Recruiting/Recruiting.node.js'));
 		assert.ok(pkg.files.includes('dist/credentials/RecruitingApi.credentials.js'));
 	});
