@@ -126,10 +126,14 @@ export class CandidateMemory {
 		return key;
 	}
 
-	/** Runs `work` for a row key once the journal answered for it, after the work for that key already in line in this process. */
+	/**
+	 * Runs `work` for a row key after the work for that key already in line in this process; for a
+	 * row the memory holds, once the journal answered (a row it does not hold waits at `claim`).
+	 */
 	async inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
 		return await this.shared.inTurn(key, async () => {
-			await this.journal.standing(key);
+			const held = this.shared.learned.has(key) || this.store.raw(key) !== undefined || this.notebook[key] !== undefined || this.legacyKeys.has(key);
+			if (held) await this.journal.standing(key);
 			return await work();
 		});
 	}

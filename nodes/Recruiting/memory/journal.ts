@@ -15,7 +15,8 @@
  * check stays: every later write read a list that held it.
  *
  * The timing bound: no call to the store (its read and its write) takes longer than the wait,
- * `MIN_WAIT_MS` or `WAIT_FACTOR` times the longest call this process saw (at most `MAX_WAIT_MS`).
+ * `MIN_WAIT_MS` or `WAIT_FACTOR` times the longest of the last `RECENT_CALLS` calls this process
+ * made (at most `MAX_WAIT_MS`; a slow first call, n8n warming up, does not slow every later claim).
  * A call that takes longer can let two executions claim the same new row.
  */
 import { randomBytes } from 'crypto';
@@ -25,8 +26,9 @@ import { sleep } from 'n8n-workflow';
 const OPTIONS: ICheckProcessedOptions = { mode: 'entries' };
 
 export const MIN_WAIT_MS = 200;
-export const MAX_WAIT_MS = 5_000;
-export const WAIT_FACTOR = 4;
+export const MAX_WAIT_MS = 2_000;
+export const WAIT_FACTOR = 3;
+export const RECENT_CALLS = 20;
 
 /** Rounds of the protocol for a row before it counts as another's (a round ends without a winner only when a third write dropped both). */
 const ROUNDS = 3;
@@ -43,7 +45,8 @@ export type Standing = 'known' | 'mine' | 'taken';
 export interface JournalHost {
 	/** Runs `work` after the store calls already in line in this process (so that they do not drop each other's writes). */
 	inTurn<T>(key: string, work: () => Promise<T>): Promise<T>;
-	longestCallMs: number;
+	/** How long this process's last calls to the store took, in ms (the newest last). */
+	recentCallsMs: number[];
 	/** A row whose claim was gone when asked: what the process learned of it before is void. */
 	forget(key: string): void;
 }
@@ -97,7 +100,7 @@ export class Journal {
 	}
 
 	private get waitMs(): number {
-		return Math.min(MAX_WAIT_MS, Math.max(MIN_WAIT_MS, WAIT_FACTOR * this.timing.longestCallMs));
+		return Math.min(MAX_WAIT_MS, Math.max(MIN_WAIT_MS, WAIT_FACTOR * Math.max(0, ...this.timing.recentCallsMs)));
 	}
 
 	private ownOf(key: string): string {
@@ -117,7 +120,9 @@ export class Journal {
 				}
 				return new Set(answer.processed.map(String));
 			} finally {
-				this.timing.longestCallMs = Math.max(this.timing.longestCallMs, Date.now() - started);
+				const recent = this.timing.recentCallsMs;
+				recent.push(Date.now() - started);
+				if (recent.length > RECENT_CALLS) recent.shift();
 			}
 		});
 	}

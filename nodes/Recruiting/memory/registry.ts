@@ -35,8 +35,8 @@ export class Shared {
 	/** Executions of this scope now running in this process. */
 	running = 0;
 
-	/** The longest call to n8n's deduplication store seen in this process, in ms (the journal's wait follows it). */
-	longestCallMs = 0;
+	/** How long the last calls of this process to n8n's deduplication store took, in ms (the journal's wait follows them). */
+	readonly recentCallsMs: number[] = [];
 
 	/** The journal's side in this process: the rows asked, contested and claimed by its executions (journal.ts). */
 	readonly journal = new Journal(this);
