@@ -10,7 +10,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { forgetProcessMemory } from '../../nodes/Recruiting/memory/registry';
-import { Harness } from '../helpers/harness';
+import { deduplicator, Harness } from '../helpers/harness';
 import { upsertParameters } from '../helpers/upsert';
 import { ALICE, emailCredential, useSandbox } from '../helpers/sandbox';
 
@@ -180,5 +180,24 @@ describe('defect 11: a refused row has a way out', () => {
 		const next = await sync(harness, sheet);
 		expect(next.actions).toEqual(['created', 'refused']);
 		expect(next.writes.filter((write) => write === `POST ${CANDIDATE}`)).toHaveLength(1);
+	}, 60_000);
+});
+
+describe('an update from the memory of earlier 0.2.x (a `v: 2` copy whose claims were taken off the journal)', () => {
+	it('its rows are trusted (not created again), their claims written, and the copy then counts as `v: 3`', async () => {
+		const harness = new Harness(emailCredential(sandbox(), ALICE));
+		const sheet = rows(3, 'fromV2');
+		await sync(harness, sheet);
+		// The copy as 0.2.x left it: version 2, a generation, and no claims for the saved rows.
+		const all = (harness.staticData.global as IDataObject).recruitingMemory as Record<string, IDataObject>;
+		for (const memory of Object.values(all)) Object.assign(memory, { v: 2, g: 'old', n: 0 });
+		await deduplicator.clearAllProcessedItems('node', { workflow: { id: harness.workflowId }, node: { id: harness.nodeId } } as never);
+		forgetProcessMemory();
+		const first = await sync(harness, sheet);
+		expect(first.actions).toEqual(['unchanged', 'unchanged', 'unchanged']);
+		expect(first.writes).toEqual([]);
+		expect(Object.values((harness.staticData.global as IDataObject).recruitingMemory as Record<string, IDataObject>)[0].v).toBe(3);
+		forgetProcessMemory();
+		expect((await sync(harness, sheet)).actions).toEqual(['unchanged', 'unchanged', 'unchanged']);
 	}, 60_000);
 });
