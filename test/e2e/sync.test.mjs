@@ -6,7 +6,8 @@
 //   - the node renamed, the access token rotated;
 //   - another node's (a Code node's) static data next to the node's memory;
 //   - the two examples that keep the state in the rows: the sheet (spreadsheet-sync.json) and an
-//     n8n Data table (datatable-sync.json).
+//     n8n Data table (datatable-sync.json);
+//   - issue 31: Forget This Row run by hand, then live; Match By changed from Email to Phone.
 //
 //   N8N_LINE=2 E2E_SKIP_BUILD=1 node --test --test-concurrency=1 test/e2e/sync.test.mjs
 import assert from 'node:assert/strict';
@@ -79,7 +80,7 @@ const results = (execution, node = NODE) => out(execution, node).map((json) => (
  * `rows`: the rows the manual trigger gives (the webhook's body gives its own). `keeper`: a Code
  * node before the Recruiting node that counts its runs in its own static data.
  */
-function syncWorkflow(tag, { credentialName, rows = [], nodeId = `${tag}-node`, nodeName = NODE, withState = false, keeper = false }) {
+function syncWorkflow(tag, { credentialName, rows = [], nodeId = `${tag}-node`, nodeName = NODE, withState = false, keeper = false, withPhone = false }) {
 	const upsert = {
 		id: nodeId,
 		name: nodeName,
@@ -91,7 +92,7 @@ function syncWorkflow(tag, { credentialName, rows = [], nodeId = `${tag}-node`, 
 			resource: 'candidate',
 			operation: 'upsert',
 			email: '={{ $json.email }}',
-			phone: '',
+			phone: withPhone ? '={{ $json.phone }}' : '',
 			additionalFields: { city: '={{ $json.city }}' },
 			...(withState ? { candidateSlug: '={{ $json.candidateSlug }}', syncState: '={{ $json.syncState }}' } : {}),
 			options: { concurrency: 2 },
@@ -263,6 +264,40 @@ describe(`issue 25: the sync in real n8n ${line}.x`, { timeout: 15 * 60_000 }, (
 		from = sandbox.requests.length;
 		const rotated = await call(target, rows);
 		assert.deepEqual(results(rotated, 'Sync candidates'), rows.map(() => 'unchanged'), 'after the token was rotated');
+		assert.equal(creations(since(from)).length, 0, shown(since(from)));
+		for (const row of rows) assert.equal(stored(row.email).length, 1, row.email);
+	});
+
+	/** Sets the Create or Update node's parameters in the saved workflow (and publishes it again). */
+	const setParameters = (target, change) =>
+		editWorkflow(target.workflow.id, ({ nodes, connections }) => {
+			for (const node of nodes) if (node.name === NODE) Object.assign(node.parameters, change);
+			return { nodes, connections };
+		});
+
+	test('issue 31: Forget This Row run by hand, then live: the forgetting holds (the next production run creates that row again, the others stay known)', async () => {
+		const rows = rowsOf('forget', 4);
+		// the manual trigger gives the first row only: Forget This Row forgets it
+		const target = await install('forget', { rows: rows.slice(0, 1) });
+		assert.deepEqual(results(await call(target, rows)), rows.map(() => 'created'));
+
+		await setParameters(target, { memoryAction: 'forget' });
+		const forgot = await runManually(stack.rest, target.workflow.id, 'Start');
+		assert.deepEqual(out(forgot, NODE).map((json) => json.action), ['forgotten']);
+		await setParameters(target, { memoryAction: 'remember' });
+		const from = stack.sandbox.requests.length;
+		assert.deepEqual(results(await call(target, rows)), ['created', 'unchanged', 'unchanged', 'unchanged'], 'the forgotten row is created again, the others are known');
+		assert.equal(creations(since(from)).length, 1, shown(since(from)));
+	});
+
+	test('issue 31: Match By changed from Email to Phone: the known candidates are found again (nothing created, nothing refused)', async () => {
+		const rows = rowsOf('matchby', 4).map((row, i) => ({ ...row, phone: `+49 30 9${line}00 ${100 + i}` }));
+		const target = await install('matchby', { withPhone: true });
+		assert.deepEqual(results(await call(target, rows)), rows.map(() => 'created'));
+		await setParameters(target, { matchBy: 'phone' });
+		const from = stack.sandbox.requests.length;
+		const switched = await call(target, rows);
+		assert.deepEqual(results(switched), rows.map(() => 'unchanged'), JSON.stringify(out(switched, NODE)));
 		assert.equal(creations(since(from)).length, 0, shown(since(from)));
 		for (const row of rows) assert.equal(stored(row.email).length, 1, row.email);
 	});
