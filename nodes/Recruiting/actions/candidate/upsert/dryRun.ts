@@ -47,10 +47,8 @@ export interface PlannedRequest extends IDataObject {
 	body: IDataObject;
 }
 
-/** The node runs that are dry runs (asked by `upsert.operation.ts` for its memory). */
-const dryRuns = new WeakSet<RunContext>();
-
-export const isDryRun = (run: RunContext): boolean => dryRuns.has(run);
+/** Whether this node run is a dry run (asked by `upsert.operation.ts` for its memory): its writes are intercepted. */
+export const isDryRun = (run: RunContext): boolean => run.session.intercept !== undefined;
 
 /**
  * The node's context as the memory reads it, where every write stays in this execution: the
@@ -203,7 +201,6 @@ async function dryRunOf(context: IExecuteFunctions, run: RunContext): Promise<Dr
 		run.session.intercept = (request) => plan.answer(request);
 		// Retry On Fail's memory of this node run, on a copy of the node's context: nothing was created, so a later try plans it all again.
 		await retryMemory(readOnlyView(context), run);
-		dryRuns.add(run);
 		return plan;
 	});
 }
