@@ -17,9 +17,7 @@
 // Options: --executions N (8), --rows N (250 per execution), --workers N (2), --concurrency N
 // (executions per worker, 4), --latency MS (sandbox latency per request, default 20),
 // --lifetime S (session lifetime in the single-session runs, default 15), --only a,b (scenario
-// keys, see SCENARIOS; `regular-single` runs only when named), --repeat N (each selected scenario N
-// times on the same stack, a Create or Update scenario with rows of its own each time: ranges of
-// figures over runs without restarting the stack), --no-build.
+// keys, see SCENARIOS; `regular-single` runs only when named), --no-build.
 
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -44,7 +42,6 @@ const { values: opts } = parseArgs({
 		latency: { type: 'string', default: '20' },
 		lifetime: { type: 'string', default: '15' },
 		only: { type: 'string' },
-		repeat: { type: 'string', default: '1' },
 		'no-build': { type: 'boolean', default: false },
 	},
 });
@@ -54,7 +51,6 @@ const WORKERS = Number(opts.workers);
 const CONCURRENCY = Number(opts.concurrency);
 const LATENCY_MS = Number(opts.latency);
 const LIFETIME_S = Number(opts.lifetime);
-const REPEAT = Math.max(1, Number(opts.repeat) || 1);
 
 /**
  * The runs. `service`: 'normal' (sessions live until logout), 'expiring' (sessions expire after
@@ -159,15 +155,15 @@ function loginBound(scenario, wallMs) {
 }
 
 /** A Create or Update scenario (scripts/queue/sync.mjs) on the queue stack. */
-async function runSync(scenario, stack, repetition = 0) {
+async function runSync(scenario, stack) {
 	const sandbox = await startSandbox(sandboxOptions(scenario.service));
 	const closeSandbox = () => sandbox.close();
 	running.push(closeSandbox);
 	await setCredential(stack, sandbox.url, '');
 	stack.syncWorkflow ??= await installSyncWorkflow(stack.rest);
-	log(`[queue] ${scenario.key}${repetition ? ` (repetition ${repetition + 1})` : ''}: Create or Update, ${EXECUTIONS} × ${ROWS} rows on main + ${stack.workers.length} workers ...`);
+	log(`[queue] ${scenario.key}: Create or Update, ${EXECUTIONS} × ${ROWS} rows on main + ${stack.workers.length} workers ...`);
 	const loginsBefore = sandbox.counts.logins;
-	const result = await runSyncScenario(scenario.key, { stack, sandbox, workflowId: stack.syncWorkflow.id, executions: EXECUTIONS, rows: ROWS, log, repetition });
+	const result = await runSyncScenario(scenario.key, { stack, sandbox, workflowId: stack.syncWorkflow.id, executions: EXECUTIONS, rows: ROWS, log });
 	for (const c of result.checks) log(`   ${c.ok ? 'ok  ' : 'FAIL'} ${c.name}: ${c.detail}`);
 	log(`   ${result.note}`);
 	untrack(closeSandbox);
@@ -181,12 +177,11 @@ async function runSync(scenario, stack, repetition = 0) {
 		perWorker: '-',
 		checks: result.checks,
 		note: result.note,
-		duplicates: result.duplicates,
 	};
 }
 
-async function runScenario(scenario, stack, repetition) {
-	if (scenario.sync) return await runSync(scenario, stack, repetition);
+async function runScenario(scenario, stack) {
+	if (scenario.sync) return await runSync(scenario, stack);
 	const sandbox = await startSandbox(sandboxOptions(scenario.service));
 	const closeSandbox = () => sandbox.close();
 	running.push(closeSandbox);
@@ -276,11 +271,9 @@ try {
 			? await startQueueStack({ ...common, workers: WORKERS, concurrency: CONCURRENCY })
 			: await startRegularStack(common);
 		for (const scenario of scenarios) {
-			for (let repetition = 0; repetition < REPEAT; repetition++) {
-				const row = await runScenario(scenario, stack, repetition);
-				rows.push(row);
-				if (!row.checks.every((c) => c.ok)) failed = true;
-			}
+			const row = await runScenario(scenario, stack);
+			rows.push(row);
+			if (!row.checks.every((c) => c.ok)) failed = true;
 		}
 		await stack.stop();
 	}
