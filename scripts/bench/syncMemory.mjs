@@ -27,6 +27,9 @@ export async function measureMemory({ repoRoot, rows = 100_000, changed = 10, re
 	const { forgetProcessMemory } = require(path.join(repoRoot, 'nodes', 'Recruiting', 'memory', 'registry.ts'));
 	const { InMemoryDeduplicator } = require(path.join(repoRoot, 'test', 'helpers', 'deduplicator.ts'));
 	const { CandidateMemory, profilePrint, recordPrint } = memoryModule;
+	// The profile fields in the order Create or Update prints them (its PROFILE_ORDER).
+	const { CANDIDATE_UPDATE_FIELDS, candidateWireName } = require(path.join(repoRoot, 'nodes', 'Recruiting', 'actions', 'shared', 'candidateProfile.ts'));
+	const profileOrder = CANDIDATE_UPDATE_FIELDS.map(candidateWireName);
 
 	const store = new InMemoryDeduplicator();
 	const node = { id: 'bench-node', name: 'Sync', type: 'n8n-nodes-recruiting.recruiting', typeVersion: 1, position: [0, 0], parameters: {}, credentials: { recruitingApi: { id: 'bench-credential', name: 'Recruiting' } } };
@@ -54,7 +57,7 @@ export async function measureMemory({ repoRoot, rows = 100_000, changed = 10, re
 	const emailOf = (index) => `row.${index}@example.test`;
 	const entryOf = (index, slug, more = false) => ({
 		s: slug,
-		p: profilePrint({ first_name: `First${index}`, last_name: `Last${index}`, city: 'Berlin' }),
+		p: profilePrint({ first_name: `First${index}`, last_name: `Last${index}`, city: 'Berlin' }, profileOrder),
 		r: [
 			recordPrint('itSkill', { skill_name: 'SQL', skill_level_id: 3 }),
 			recordPrint('itSkill', { skill_name: 'Python', skill_level_id: 2 }),
