@@ -7,12 +7,13 @@
  * Rows the whole list: at once, for every process and every copy of the static data.
  *
  * n8n's store reads and rewrites a scope's whole list per call without a lock (a lost update),
- * and stores only hashes. So a claim is made by Fischer's timed mutual exclusion: one call
- * writes `claim:<key>` with `own:<key>:<token>` (a token of this execution); if the claim was
- * there already, the row is another's (or known). Otherwise the execution waits longer than any
- * one store call can take (`wait`), then reads again: a write that read the list before its own
- * has landed by then, and only the last writer still finds its token. A claim that passed this
- * check stays: every later write read a list that held it.
+ * and stores only hashes. So a row is first asked with its claim alone: there, the row is known
+ * (or another's). Not there (the call wrote it), the row is contested by Fischer's timed mutual
+ * exclusion: one call writes `race:<key>` with `own:<key>:<token>` (a token of this process); if
+ * the race was entered already, the row is another's. Otherwise the process waits longer than
+ * any one store call can take (`wait`), then reads again: a write that read the list before its
+ * own has landed by then, and only the last writer still finds its token. A claim that passed
+ * this check stays: every later write read a list that held it.
  *
  * The timing bound: no call to the store (its read and its write) takes longer than the wait,
  * `MIN_WAIT_MS` or `WAIT_FACTOR` times the longest of the last `RECENT_CALLS` calls this process
@@ -55,6 +56,7 @@ export interface JournalHost {
 export const ANSWER_MS = 30_000;
 
 const claimOf = (key: string) => `claim:${key}`;
+const raceOf = (key: string) => `race:${key}`;
 
 /**
  * One journal per process and node memory (it lives in the registry's `Shared`): the executions
@@ -173,17 +175,26 @@ export class Journal {
 		if (this.available && !this.standings.has(key) && this.dropped !== true && !this.dropped.has(key)) this.toEnsure.add(key);
 	}
 
-	/** Writes the waiting rows' claims, one batch at a time; each batch then waits and checks on its own. */
+	/**
+	 * Asks the waiting rows, one batch at a time: a row whose claim is there is `known`. A row
+	 * whose claim was not (this call wrote it: a new row, or a forgotten one) is contested: one
+	 * call writes `race:<key>` with this process's token; a row whose race another process had
+	 * entered is `taken`; the others are decided after the wait (`decide`). Only contested rows
+	 * carry a token, so that a re-run of known rows leaves nothing to take off the list.
+	 */
 	private async flush(): Promise<void> {
 		this.flushing = true;
 		try {
 			while (this.waiting.length > 0) {
 				const batch = this.waiting.splice(0, CHUNK);
 				try {
-					for (const { key } of batch) this.tokens.add(key);
-					const there = await this.record(batch.flatMap(({ key }) => [claimOf(key), this.ownOf(key)]));
-					const contested = batch.filter(({ key, resolve }) => (there.has(claimOf(key)) ? (resolve('known'), false) : true));
-					if (contested.length > 0) void this.decide(contested);
+					const claimed = await this.record(batch.map(({ key }) => claimOf(key)));
+					const contested = batch.filter(({ key, resolve }) => (claimed.has(claimOf(key)) ? (resolve('known'), false) : true));
+					if (contested.length === 0) continue;
+					for (const { key } of contested) this.tokens.add(key);
+					const raced = await this.record(contested.flatMap(({ key }) => [raceOf(key), this.ownOf(key)]));
+					const open = contested.filter(({ key, resolve }) => (raced.has(raceOf(key)) ? (resolve('taken'), false) : true));
+					if (open.length > 0) void this.decide(open);
 				} catch (error) {
 					for (const entry of batch) entry.reject(error);
 				}
@@ -193,17 +204,21 @@ export class Journal {
 		}
 	}
 
-	/** Fischer's check: after the wait, the rows whose token is still there are this execution's. */
+	/**
+	 * Fischer's check: after the wait, a row whose token is still there (and its claim) is this
+	 * process's; one whose token is gone while the race is there is another's. A row whose token
+	 * or claim a later write dropped is written again by this read, and checked after another wait.
+	 */
 	private async decide(batch: Array<{ key: string; resolve: (standing: Standing) => void; reject: (error: unknown) => void }>): Promise<void> {
 		let open = batch;
 		try {
 			for (let round = 0; round < ROUNDS && open.length > 0; round++) {
 				await sleep(this.waitMs);
-				// A row whose token and claim are both gone is written again by this read (a new round).
-				const there = await this.record(open.flatMap(({ key }) => [this.ownOf(key), claimOf(key)]));
+				const there = await this.record(open.flatMap(({ key }) => [this.ownOf(key), raceOf(key), claimOf(key)]));
 				open = open.filter(({ key, resolve }) => {
-					if (there.has(this.ownOf(key))) resolve('mine');
-					else if (there.has(claimOf(key))) resolve('taken');
+					const own = there.has(this.ownOf(key));
+					if (own && there.has(claimOf(key))) resolve('mine');
+					else if (!own && there.has(raceOf(key))) resolve('taken');
 					else return true;
 					return false;
 				});
@@ -229,6 +244,8 @@ export class Journal {
 		if (!this.available) return 0;
 		await Promise.allSettled([...this.standings.values()].map(({ answer }) => answer));
 		const unused = [...this.standings].filter(([key, { settled }]) => settled === 'mine' && !this.attempted.has(key) && !this.kept.has(key)).map(([key]) => key);
+		// The races this process won are over (the claim stays): their entries leave with the tokens.
+		const won = [...this.tokens].filter((key) => this.standings.get(key)?.settled === 'mine').map(raceOf);
 		this.standings.clear();
 		this.attempted.clear();
 		this.kept.clear();
@@ -244,7 +261,7 @@ export class Journal {
 			missing = missing.filter((key) => !kept.has(claimOf(key)));
 		}
 		this.toEnsure.clear();
-		const leaving = [...[...this.tokens].map((key) => this.ownOf(key)), ...unused.map(claimOf)];
+		const leaving = [...[...this.tokens].map((key) => this.ownOf(key)), ...won, ...unused.map(claimOf)];
 		this.tokens.clear();
 		for (let at = 0; at < leaving.length; at += CHUNK) await this.remove(leaving.slice(at, at + CHUNK));
 		return written;
@@ -257,7 +274,7 @@ export class Journal {
 			this.attempted.delete(key);
 			this.kept.delete(key);
 		}
-		await this.remove(keys.flatMap((key) => [claimOf(key), this.ownOf(key)]));
+		await this.remove(keys.flatMap((key) => [claimOf(key), raceOf(key), this.ownOf(key)]));
 	}
 
 	/** Forgets a row: removes its claim; says whether there was one. */
