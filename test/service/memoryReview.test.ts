@@ -12,7 +12,7 @@ import { sleep } from 'n8n-workflow';
 import { forgetProcessMemory } from '../../nodes/Recruiting/memory/registry';
 import { deduplicator, Harness } from '../helpers/harness';
 import { upsertParameters } from '../helpers/upsert';
-import { ALICE, emailCredential, useSandbox } from '../helpers/sandbox';
+import { ALICE, emailCredential, useSandbox, writesSince } from '../helpers/sandbox';
 
 const sandbox = useSandbox();
 const CANDIDATE = '/gin/v1/company/candidate';
@@ -32,10 +32,7 @@ async function sync(harness: Harness, items: IDataObject[], options: SyncOptions
 	const from = sandbox().requests.length;
 	const result = await harness.run({ parameters: upsert(options.extra), items, manual: options.manual, loadStaticData: options.loadStaticData, onError: 'continueRegularOutput' });
 	const outputs = result.items.map((item) => item.json);
-	const writes = sandbox()
-		.requests.slice(from)
-		.filter((request) => request.method !== 'GET' && request.path !== '/v1/login')
-		.map((request) => `${request.method} ${request.path}`);
+	const writes = writesSince(sandbox(), from);
 	return { result, outputs, writes, actions: outputs.map((json) => (json.error === undefined ? json.action : /may already exist/.test(String(json.error)) ? 'refused' : `error: ${String(json.error)}`)) };
 }
 

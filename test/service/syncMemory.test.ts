@@ -13,7 +13,7 @@ import { NOT_LOADED_NOTICE } from '../../nodes/Recruiting/memory';
 import { forgetProcessMemory, scopeKey } from '../../nodes/Recruiting/memory/registry';
 import { deduplicator, Harness } from '../helpers/harness';
 import { upsertParameters } from '../helpers/upsert';
-import { ALICE, BOB, emailCredential, keyCredential, tokenCredential, useSandbox } from '../helpers/sandbox';
+import { ALICE, BOB, emailCredential, keyCredential, tokenCredential, useSandbox, writesSince } from '../helpers/sandbox';
 
 const sandbox = useSandbox();
 const CANDIDATE = '/gin/v1/company/candidate';
@@ -23,20 +23,13 @@ const upsert = (extra: INodeParameters = {}): INodeParameters => upsertParameter
 const rows = (count: number, tag: string, from = 0): IDataObject[] =>
 	Array.from({ length: count }, (_, index) => ({ email: `${tag}.${from + index}@example.test`, first: `F${from + index}`, skills: 'SQL: 3' }));
 
-function writesSince(from: number) {
-	return sandbox()
-		.requests.slice(from)
-		.filter((request) => request.method !== 'GET' && request.path !== '/v1/login')
-		.map((request) => `${request.method} ${request.path}`);
-}
-
 const posts = (writes: string[]) => writes.filter((write) => write === `POST ${CANDIDATE}`).length;
 
 async function sync(harness: Harness, items: IDataObject[], options: { manual?: boolean; loadStaticData?: boolean; extra?: INodeParameters } = {}) {
 	const from = sandbox().requests.length;
 	const result = await harness.run({ parameters: upsert(options.extra), items, manual: options.manual, loadStaticData: options.loadStaticData, onError: 'continueRegularOutput' });
 	const outputs = result.items.map((item) => item.json);
-	return { result, outputs, writes: writesSince(from), actions: outputs.map((json) => json.action ?? `error: ${String(json.error)}`) };
+	return { result, outputs, writes: writesSince(sandbox(), from), actions: outputs.map((json) => json.action ?? `error: ${String(json.error)}`) };
 }
 
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
