@@ -13,7 +13,9 @@
  * the race was entered already, the row is another's. Otherwise the process waits longer than
  * any one store call can take (`wait`), then reads again: a write that read the list before its
  * own has landed by then, and only the last writer still finds its token. A claim that passed
- * this check stays: every later write read a list that held it.
+ * this check stays while two processes write (each makes one call at a time, so every later
+ * write read a list that held it); a third process's write, read before the check, could bring
+ * back a list without it (docs/sync-memory.md).
  *
  * The timing bound: no call to the store (its read and its write) takes longer than the wait,
  * `MIN_WAIT_MS` or `WAIT_FACTOR` times the longest of the last `RECENT_CALLS` calls this process
