@@ -223,8 +223,8 @@ export class Journal {
 		let open = batch;
 		try {
 			for (let round = 0; round < ROUNDS && open.length > 0; round++) {
-				// 1–2 waits: two processes whose checks keep dropping each other's writes fall out of step.
-				await sleep(this.waitMs * (1 + Math.random()));
+				// Then 1–2 waits: two processes whose checks keep dropping each other's writes fall out of step.
+				await sleep(round === 0 ? this.waitMs : this.waitMs * (1 + Math.random()));
 				const there = await this.record(open.flatMap(({ key }) => [this.ownOf(key), raceOf(key), claimOf(key)]));
 				open = open.filter(({ key, resolve }) => {
 					const own = there.has(this.ownOf(key));
