@@ -75,7 +75,7 @@ export async function measureMemory({ repoRoot, rows = 100_000, changed = 10, re
 		filling.remember(filling.keyOf('email', emailOf(index)), entryOf(index, slugs[index]));
 	}
 	await filling.repair();
-	// The next execution releases the journal's claims of the saved rows (once): the copy as it then stays.
+	// The copy as the next execution leaves it (the journal holds a claim per row; the copy itself stays as saved).
 	const settled = workflowOf(JSON.parse(JSON.stringify(first.staticData)));
 	forgetProcessMemory();
 	await (await CandidateMemory.open(contextOf(settled), credentials)).repair();

@@ -17,7 +17,9 @@
 // Options: --executions N (8), --rows N (250 per execution), --workers N (2), --concurrency N
 // (executions per worker, 4), --latency MS (sandbox latency per request, default 20),
 // --lifetime S (session lifetime in the single-session runs, default 15), --only a,b (scenario
-// keys, see SCENARIOS; `regular-single` runs only when named), --no-build.
+// keys, see SCENARIOS; `regular-single` runs only when named), --repeat N (each selected scenario N
+// times on the same stack, a Create or Update scenario with rows of its own each time: ranges of
+// figures over runs without restarting the stack), --no-build.
 
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -42,6 +44,7 @@ const { values: opts } = parseArgs({
 		latency: { type: 'string', default: '20' },
 		lifetime: { type: 'string', default: '15' },
 		only: { type: 'string' },
+		repeat: { type: 'string', default: '1' },
 		'no-build': { type: 'boolean', default: false },
 	},
 });
@@ -51,6 +54,7 @@ const WORKERS = Number(opts.workers);
 const CONCURRENCY = Number(opts.concurrency);
 const LATENCY_MS = Number(opts.latency);
 const LIFETIME_S = Number(opts.lifetime);
+const REPEAT = Math.max(1, Number(opts.repeat) || 1);
 
 /**
  * The runs. `service`: 'normal' (sessions live until logout), 'expiring' (sessions expire after
@@ -155,15 +159,15 @@ function loginBound(scenario, wallMs) {
 }
 
 /** A Create or Update scenario (scripts/queue/sync.mjs) on the queue stack. */
-async function runSync(scenario, stack) {
+async function runSync(scenario, stack, repetition = 0) {
 	const sandbox = await startSandbox(sandboxOptions(scenario.service));
 	const closeSandbox = () => sandbox.close();
 	running.push(closeSandbox);
 	await setCredential(stack, sandbox.url, '');
 	stack.syncWorkflow ??= await installSyncWorkflow(stack.rest);
-	log(`[queue] ${scenario.key}: Create or Update, ${EXECUTIONS} × ${ROWS} rows on main + ${stack.workers.length} workers ...`);
+	log(`[queue] ${scenario.key}${repetition ? ` (repetition ${repetition + 1})` : ''}: Create or Update, ${EXECUTIONS} × ${ROWS} rows on main + ${stack.workers.length} workers ...`);
 	const loginsBefore = sandbox.counts.logins;
-	const result = await runSyncScenario(scenario.key, { stack, sandbox, workflowId: stack.syncWorkflow.id, executions: EXECUTIONS, rows: ROWS, log });
+	const result = await runSyncScenario(scenario.key, { stack, sandbox, workflowId: stack.syncWorkflow.id, executions: EXECUTIONS, rows: ROWS, log, repetition });
 	for (const c of result.checks) log(`   ${c.ok ? 'ok  ' : 'FAIL'} ${c.name}: ${c.detail}`);
 	log(`   ${result.note}`);
 	untrack(closeSandbox);
@@ -177,11 +181,12 @@ async function runSync(scenario, stack) {
 		perWorker: '-',
 		checks: result.checks,
 		note: result.note,
+		duplicates: result.duplicates,
 	};
 }
 
-async function runScenario(scenario, stack) {
-	if (scenario.sync) return await runSync(scenario, stack);
+async function runScenario(scenario, stack, repetition) {
+	if (scenario.sync) return await runSync(scenario, stack, repetition);
 	const sandbox = await startSandbox(sandboxOptions(scenario.service));
 	const closeSandbox = () => sandbox.close();
 	running.push(closeSandbox);
@@ -271,9 +276,11 @@ try {
 			? await startQueueStack({ ...common, workers: WORKERS, concurrency: CONCURRENCY })
 			: await startRegularStack(common);
 		for (const scenario of scenarios) {
-			const row = await runScenario(scenario, stack);
-			rows.push(row);
-			if (!row.checks.every((c) => c.ok)) failed = true;
+			for (let repetition = 0; repetition < REPEAT; repetition++) {
+				const row = await runScenario(scenario, stack, repetition);
+				rows.push(row);
+				if (!row.checks.every((c) => c.ok)) failed = true;
+			}
 		}
 		await stack.stop();
 	}

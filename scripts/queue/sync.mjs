@@ -6,15 +6,16 @@
 //   - sync-kill:    8 × 250 new rows at once, one worker killed with SIGKILL in the middle, then the
 //                   same rows again (one call after another): every candidate exists exactly once;
 //                   what n8n did with the killed worker's executions is reported;
-//   - sync-overlap: two executions over the same 250 rows at once: duplicates counted (and a third
-//                   run after them: how many rows it finds unchanged or refuses);
+//   - sync-overlap: two executions over the same 250 rows at once: checks 0 duplicates (a row both
+//                   executions lose is refused, never created twice; a third run after them: how many
+//                   rows it finds unchanged or refuses);
 //   - sync-state:   the rows carry their state (issue 25): 8 × 250 new rows at once, then the same
 //                   rows with each row's slug and syncState, 1 % changed, 8 at once: exactly those
 //                   updates, nothing else written, 0 refused;
 //   - sync-keeper:  a Code node keeps a value in its static data (saved by a worker); Create or Update
-//                   runs on the workers: after the node's first execution, its executions must leave
-//                   the value saved (n8n 2.40+ workers start with empty static data and save it whole
-//                   when it changed); what the node's first execution does to it is measured.
+//                   runs on the workers: its executions, the first one included, must leave the value
+//                   saved (n8n 2.40+ workers start with empty static data and save it whole when it
+//                   changed; the node sees `active: false` there and writes nothing).
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { nodeOutput } from '../n8n/server.mjs';
@@ -239,18 +240,20 @@ const writes = (sandbox, from) => {
  * Runs one sync scenario on a queue stack (with the sync workflow installed) against `sandbox`.
  * Returns { checks: [{ name, ok, detail }], wallMs, rows, note }.
  */
-export async function runSyncScenario(key, { stack, sandbox, workflowId, executions, rows, log }) {
+export async function runSyncScenario(key, { stack, sandbox, workflowId, executions, rows, log, repetition = 0 }) {
+	// Each repetition on the same stack gets rows of its own (the node's memory and journal keep the earlier ones).
+	const tag = repetition > 0 ? `${key}-${repetition}` : key;
 	const checks = [];
 	const check = (name, ok, detail) => checks.push({ name, ok: Boolean(ok), detail });
 	const batches = Array.from({ length: executions }, (_, i) => i);
 	const common = { n8nUrl: stack.main.url, rest: stack.rest, workflowId, rows };
 
 	if (key === 'sync-rerun') {
-		const first = await trigger({ ...common, run: key, batches, parallel: false });
+		const first = await trigger({ ...common, run: tag, batches, parallel: false });
 		const firstTally = outcomes(first.executions);
 		check('first run (one execution after another): every row created', firstTally.created === executions * rows, JSON.stringify(firstTally));
 		const from = sandbox.requests.length;
-		const again = await trigger({ ...common, run: key, batches, parallel: true });
+		const again = await trigger({ ...common, run: tag, batches, parallel: true });
 		const sent = writes(sandbox, from);
 		const tally = outcomes(again.executions);
 		check(`re-run (${executions} executions at once): 0 creations, 0 updates, 0 records`, sent.creations + sent.updates + sent.records === 0, JSON.stringify(sent));
@@ -262,7 +265,7 @@ export async function runSyncScenario(key, { stack, sandbox, workflowId, executi
 			tally.unchanged + tally.refused === executions * rows,
 			`${JSON.stringify(tally)}; executions: ${statuses(again.executions)}`,
 		);
-		const { missing, duplicates } = stored(sandbox, key, emailsOf(key, batches, rows));
+		const { missing, duplicates } = stored(sandbox, tag, emailsOf(tag, batches, rows));
 		check('every candidate stored exactly once', missing === 0 && duplicates === 0, `missing ${missing}, duplicates ${duplicates}`);
 		return { checks, wallMs: again.wallMs, rows: executions * rows, note: `first run ${(first.wallMs / 1000).toFixed(1)} s (sequential); re-run ${(again.wallMs / 1000).toFixed(1)} s, ${sandbox.requests.length - from} requests` };
 	}
@@ -272,13 +275,13 @@ export async function runSyncScenario(key, { stack, sandbox, workflowId, executi
 		let killedAt;
 		const load = await trigger({
 			...common,
-			run: key,
+			run: tag,
 			batches,
 			parallel: true,
 			timeoutMs: 240_000,
 			onWaiting: async () => {
-				if (killedAt === undefined && sandbox.candidates(SANDBOX_LOGIN.companyId).filter((c) => String(c.email).startsWith(`queue.${key}.`)).length >= (executions * rows) / 4) {
-					killedAt = sandbox.candidates(SANDBOX_LOGIN.companyId).filter((c) => String(c.email).startsWith(`queue.${key}.`)).length;
+				if (killedAt === undefined && sandbox.candidates(SANDBOX_LOGIN.companyId).filter((c) => String(c.email).startsWith(`queue.${tag}.`)).length >= (executions * rows) / 4) {
+					killedAt = sandbox.candidates(SANDBOX_LOGIN.companyId).filter((c) => String(c.email).startsWith(`queue.${tag}.`)).length;
 					log(`[queue]   SIGKILL ${victim.name} (pid ${victim.pid}) after ${killedAt} candidates`);
 					process.kill(-victim.pid, 'SIGKILL'); // the worker's whole process group, as when its machine dies
 				}
@@ -286,9 +289,9 @@ export async function runSyncScenario(key, { stack, sandbox, workflowId, executi
 		});
 		const firstStatuses = statuses(load.executions);
 		const from = sandbox.requests.length;
-		const again = await trigger({ ...common, run: key, batches, parallel: false });
+		const again = await trigger({ ...common, run: tag, batches, parallel: false });
 		const tally = outcomes(again.executions);
-		const { missing, duplicates } = stored(sandbox, key, emailsOf(key, batches, rows));
+		const { missing, duplicates } = stored(sandbox, tag, emailsOf(tag, batches, rows));
 		check('a worker was killed in the middle of the load', killedAt !== undefined, `after ${killedAt ?? '?'} candidates`);
 		// A row claimed in the journal just before the kill, whose creation was never sent, is refused
 		// ("may already exist") although the service does not have it: counted as missing, never duplicated.
@@ -305,12 +308,14 @@ export async function runSyncScenario(key, { stack, sandbox, workflowId, executi
 	}
 
 	if (key === 'sync-overlap') {
-		const pair = await trigger({ ...common, run: key, batches: [0, 0], parallel: true });
-		const { missing, duplicates } = stored(sandbox, key, emailsOf(key, [0], rows));
+		const pair = await trigger({ ...common, run: tag, batches: [0, 0], parallel: true });
+		const { missing, duplicates } = stored(sandbox, tag, emailsOf(tag, [0], rows));
 		const tally = outcomes(pair.executions);
-		const third = await trigger({ ...common, run: key, batches: [0], parallel: false });
+		const third = await trigger({ ...common, run: tag, batches: [0], parallel: false });
 		const after = outcomes(third.executions);
-		check(`two overlapping executions over the same ${rows} rows: duplicates counted`, missing === 0, `duplicates ${duplicates} (${((100 * duplicates) / rows).toFixed(1)}%), missing ${missing}`);
+		// The journal's claims (Fischer's timed mutual exclusion, nodes/Recruiting/memory/journal.ts): each row created by one
+		// execution and refused by the other; a row both lose is refused by both (missing, never duplicated).
+		check(`two overlapping executions over the same ${rows} rows: 0 duplicates, every missing row refused`, duplicates === 0 && missing <= tally.refused, `duplicates ${duplicates} (${((100 * duplicates) / rows).toFixed(1)}%), missing ${missing}, refused ${tally.refused}`);
 		return {
 			checks,
 			wallMs: pair.wallMs,
@@ -322,7 +327,7 @@ export async function runSyncScenario(key, { stack, sandbox, workflowId, executi
 	if (key === 'sync-state') {
 		// The rows carry their state: the node decides from each row's slug and syncState, on any worker.
 		const workflow = (stack.stateWorkflow ??= await install(stack.rest, stateWorkflow()));
-		const on = { ...common, workflowId: workflow.id, path: STATE_PATH, run: key, batches };
+		const on = { ...common, workflowId: workflow.id, path: STATE_PATH, run: tag, batches };
 		const first = await trigger({ ...on, parallel: true });
 		const firstTally = outcomes(first.executions);
 		check(`first run (${executions} executions at once, new rows): every row created`, firstTally.created === executions * rows, JSON.stringify(firstTally));
@@ -332,12 +337,12 @@ export async function runSyncScenario(key, { stack, sandbox, workflowId, executi
 			const inputs = nodeOutput(e, 'Spreadsheet rows');
 			for (const [i, { json }] of nodeOutput(e, NODE).entries()) if (json.slug && json.syncState) state[inputs[i]?.json.email] = [json.slug, json.syncState];
 		}
-		const emails = emailsOf(key, batches, rows);
+		const emails = emailsOf(tag, batches, rows);
 		check('the first run output a slug and a syncState for every row', emails.every((email) => state[email]), `${Object.keys(state).length} of ${emails.length}`);
 		// 1 % of the rows changed (every 100th row: a new last name)
 		const change = emails.filter((_, i) => i % 100 === 99);
 		const byBatch = (batch) => {
-			const prefix = `queue.${key}.b${batch}.`;
+			const prefix = `queue.${tag}.b${batch}.`;
 			return { state: Object.fromEntries(Object.entries(state).filter(([email]) => email.startsWith(prefix))), change: change.filter((email) => email.startsWith(prefix)) };
 		};
 		const from = sandbox.requests.length;
@@ -346,7 +351,7 @@ export async function runSyncScenario(key, { stack, sandbox, workflowId, executi
 		const tally = outcomes(again.executions);
 		check(`re-run with ${change.length} rows (1 %) changed, ${executions} executions at once: exactly ${change.length} profile updates, 0 creations, 0 records`, sent.updates === change.length && sent.creations === 0 && sent.records === 0, JSON.stringify(sent));
 		check(`re-run: ${change.length} updated, ${emails.length - change.length} unchanged, 0 refused, 0 failed`, tally.updated === change.length && tally.unchanged === emails.length - change.length && tally.refused === 0 && tally.failed === 0, `${JSON.stringify(tally)}; executions: ${statuses(again.executions)}`);
-		const { missing, duplicates } = stored(sandbox, key, emails);
+		const { missing, duplicates } = stored(sandbox, tag, emails);
 		check('every candidate stored exactly once', missing === 0 && duplicates === 0, `missing ${missing}, duplicates ${duplicates}`);
 		return { checks, wallMs: again.wallMs, rows: executions * rows, note: `first run ${(first.wallMs / 1000).toFixed(1)} s; re-run with 1 % changed ${(again.wallMs / 1000).toFixed(1)} s: ${JSON.stringify(sent)}, ${JSON.stringify(tally)}` };
 	}
@@ -364,20 +369,21 @@ export async function runSyncScenario(key, { stack, sandbox, workflowId, executi
 		const t0 = Date.now();
 		// 1. The Code node saves a value before Create or Update ever ran; then the node's first execution.
 		const before = `before-${Date.now()}`;
-		await trigger({ ...on, run: `${key}-a`, rows: 0, extra: () => ({ keep: before }) });
+		await trigger({ ...on, run: `${tag}-a`, rows: 0, extra: () => ({ keep: before }) });
 		const seeded = await kept();
-		const first = await trigger({ ...on, run: `${key}-a`, rows: 5 });
+		const first = await trigger({ ...on, run: `${tag}-a`, rows: 5 });
 		const afterFirst = await kept();
 		// 2. The Code node saves a value in an execution with the node (5 known rows); then the node runs
 		//    twice more: the same rows, and 20 new rows.
 		const value = `kept-${Date.now()}`;
-		await trigger({ ...on, run: `${key}-a`, rows: 5, extra: () => ({ keep: value }) });
+		await trigger({ ...on, run: `${tag}-a`, rows: 5, extra: () => ({ keep: value }) });
 		const afterKeep = await kept();
-		const same = await trigger({ ...on, run: `${key}-a`, rows: 5 });
+		const same = await trigger({ ...on, run: `${tag}-a`, rows: 5 });
 		const afterSame = await kept();
-		const fresh = await trigger({ ...on, run: `${key}-b`, rows: 20 });
+		const fresh = await trigger({ ...on, run: `${tag}-b`, rows: 20 });
 		const afterNew = await kept();
 		check('a worker saved the Code node\'s value (twice)', seeded.keeper === before && afterKeep.keeper === value, `saved: ${JSON.stringify(seeded)}, ${JSON.stringify(afterKeep)}`);
+		check("the node's first execution on a worker leaves the Code node's earlier value saved", afterFirst.keeper === before, `after it: ${JSON.stringify(afterFirst)} (${JSON.stringify(outcomes(first.executions))})`);
 		check(
 			"after Create or Update has run once: the Code node's value survives the node's executions on the workers (the same 5 rows, then 20 new rows)",
 			afterSame.keeper === value && afterNew.keeper === value,

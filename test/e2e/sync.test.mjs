@@ -7,7 +7,7 @@
 //   - another node's (a Code node's) static data next to the node's memory;
 //   - the two examples that keep the state in the rows: the sheet (spreadsheet-sync.json) and an
 //     n8n Data table (datatable-sync.json);
-//   - issue 31: Forget This Row run by hand, then live; Match By changed from Email to Phone.
+//   - issue 31: Forget This Row and Forget All Rows run by hand, then live; Match By changed from Email to Phone.
 //
 //   N8N_LINE=2 E2E_SKIP_BUILD=1 node --test --test-concurrency=1 test/e2e/sync.test.mjs
 import assert from 'node:assert/strict';
@@ -288,6 +288,20 @@ describe(`issue 25: the sync in real n8n ${line}.x`, { timeout: 15 * 60_000 }, (
 		const from = stack.sandbox.requests.length;
 		assert.deepEqual(results(await call(target, rows)), ['created', 'unchanged', 'unchanged', 'unchanged'], 'the forgotten row is created again, the others are known');
 		assert.equal(creations(since(from)).length, 1, shown(since(from)));
+	});
+
+	test('issue 31: Forget All Rows run by hand, then live: the forgetting holds (the next production run creates every row again)', async () => {
+		const rows = rowsOf('forgetall', 3);
+		const target = await install('forgetall', { rows: rows.slice(0, 1) });
+		assert.deepEqual(results(await call(target, rows)), rows.map(() => 'created'));
+
+		await setParameters(target, { memoryAction: 'clearAll' });
+		const forgot = await runManually(stack.rest, target.workflow.id, 'Start');
+		assert.deepEqual(out(forgot, NODE).map((json) => json.action), ['cleared']);
+		await setParameters(target, { memoryAction: 'remember' });
+		const from = stack.sandbox.requests.length;
+		assert.deepEqual(results(await call(target, rows)), rows.map(() => 'created'), 'every forgotten row is created again');
+		assert.equal(creations(since(from)).length, rows.length, shown(since(from)));
 	});
 
 	test('issue 31: Match By changed from Email to Phone: the known candidates are found again (nothing created, nothing refused)', async () => {

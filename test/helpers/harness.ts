@@ -279,6 +279,13 @@ export interface RunOptions {
 	loadStaticData?: boolean;
 	/** Runs the node as AI Agent 3 runs a tool: a node of its own whose output n8n logs to the agent (`rewireOutputLogTo: ai_tool`). */
 	asAgentTool?: boolean;
+	/**
+	 * The workflow's active status as n8n gives it to the node (`getWorkflow().active`). Default:
+	 * true, as for a production execution of an active workflow on a regular instance; false when
+	 * `loadStaticData` is false (a 2.40+ queue worker builds the workflow from the execution's
+	 * snapshot, which keeps neither `active` nor `activeVersionId`: scaling/job-processor).
+	 */
+	active?: boolean;
 }
 
 export interface RunResult {
@@ -374,7 +381,8 @@ export class Harness {
 		// n8n loads the saved static data with the workflow and saves it after a non-manual execution.
 		const staticData = (options.loadStaticData === false ? {} : JSON.parse(JSON.stringify(this.staticData))) as IDataObject;
 		const types = options.nodeType ? new TestNodeTypes(options.nodeType) : nodeTypes;
-		const workflow = new Workflow({ id: this.workflowId, nodes, connections, nodeTypes: types, active: false, settings, staticData });
+		const active = options.active ?? options.loadStaticData !== false;
+		const workflow = new Workflow({ id: this.workflowId, nodes, connections, nodeTypes: types, active, settings, staticData });
 		// The execution's mode as n8n gives it to the node (`getMode()`): 'manual' for a test run, else as an active workflow's webhook.
 		const mode = options.manual ? 'manual' : 'webhook';
 		const hooks = new ExecutionLifecycleHooks(mode, 'exec-test', {

@@ -84,3 +84,11 @@ export function storedCandidate(sandbox: Sandbox, slug: unknown, companyId = 1):
 	if (!found) throw new Error(`candidate ${String(slug)} not stored for company ${companyId}`);
 	return found;
 }
+
+/** The writes the sandbox received since request number `from` (method and path; reads and logins left out). */
+export function writesSince(sandbox: Sandbox, from: number): string[] {
+	return sandbox.requests
+		.slice(from)
+		.filter((request) => request.method !== 'GET' && request.path !== '/v1/login')
+		.map((request) => `${request.method} ${request.path}`);
+}

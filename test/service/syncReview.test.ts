@@ -9,7 +9,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { MANUAL_RUN_HINT } from '../../nodes/Recruiting/actions/candidate/upsert.operation';
 import { forgetProcessMemory } from '../../nodes/Recruiting/memory/registry';
 import { Harness } from '../helpers/harness';
-import { ALICE, emailCredential, storedCandidate, useSandbox } from '../helpers/sandbox';
+import { ALICE, emailCredential, storedCandidate, useSandbox, writesSince } from '../helpers/sandbox';
 import { upsertParameters } from '../helpers/upsert';
 
 const sandbox = useSandbox();
@@ -24,17 +24,10 @@ const upsert = (extra: INodeParameters = {}): INodeParameters =>
 /** Carries each row's slug and state from the row itself (as a sheet gives them back). */
 const fromRow = { candidateSlug: '={{ $json.slug }}', syncState: '={{ $json.state }}' };
 
-function writesSince(from: number) {
-	return sandbox()
-		.requests.slice(from)
-		.filter((request) => request.method !== 'GET' && request.path !== '/v1/login')
-		.map((request) => `${request.method} ${request.path}`);
-}
-
 async function runRows(harness: Harness, items: IDataObject[], extra: INodeParameters = {}, manual = false) {
 	const from = sandbox().requests.length;
 	const result = await harness.run({ parameters: upsert(extra), items, manual, onError: 'continueRegularOutput' });
-	return { result, outputs: result.items.map((item) => item.json), writes: writesSince(from) };
+	return { result, outputs: result.items.map((item) => item.json), writes: writesSince(sandbox(), from) };
 }
 
 const rows = (count: number, tag: string): IDataObject[] =>
@@ -121,7 +114,7 @@ describe('issue 34: a refused row has a way out that creates no duplicate; hand 
 		forgetProcessMemory();
 		const from = sandbox().requests.length;
 		const stopped = await harness.run({ parameters: upsert(), items: sheet });
-		expect(writesSince(from)).toEqual([]);
+		expect(writesSince(sandbox(), from)).toEqual([]);
 		expect(stopped.error?.message).toBe(`This row's candidate may already exist, and n8n has no slug for it (Email ${String(sheet[0].email)})`);
 		const description = String(stopped.error?.description);
 		expect(description).toMatch(/find its slug: in the output of the execution that created it/);

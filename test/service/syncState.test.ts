@@ -9,7 +9,7 @@ import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } fro
 import { Harness } from '../helpers/harness';
 import { fingerprint } from '../../nodes/Recruiting/memory/keys';
 import { encodeState } from '../../nodes/Recruiting/memory/syncState';
-import { ALICE, BOB, emailCredential, storedCandidate, tokenCredential, useSandbox } from '../helpers/sandbox';
+import { ALICE, BOB, emailCredential, storedCandidate, tokenCredential, useSandbox, writesSince } from '../helpers/sandbox';
 import { upsertParameters } from '../helpers/upsert';
 
 const sandbox = useSandbox();
@@ -24,17 +24,10 @@ const upsert = (extra: INodeParameters = {}): INodeParameters =>
 /** Carries each row's slug and state from the row itself (as a sheet or Data table gives them back). */
 const fromRow = { candidateSlug: '={{ $json.slug }}', syncState: '={{ $json.state }}' };
 
-function writesSince(from: number) {
-	return sandbox()
-		.requests.slice(from)
-		.filter((request) => request.method !== 'GET' && request.path !== '/v1/login')
-		.map((request) => `${request.method} ${request.path}`);
-}
-
 async function runRows(harness: Harness, items: IDataObject[], extra: INodeParameters = {}, manual = false) {
 	const from = sandbox().requests.length;
 	const result = await harness.run({ parameters: upsert(extra), items, manual, onError: 'continueRegularOutput' });
-	return { outputs: result.items.map((item) => item.json), writes: writesSince(from) };
+	return { outputs: result.items.map((item) => item.json), writes: writesSince(sandbox(), from) };
 }
 
 const rows = (count: number, tag: string): IDataObject[] =>

@@ -8,7 +8,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { forgetProcessMemory } from '../../nodes/Recruiting/memory/registry';
 import { Harness } from '../helpers/harness';
 import { upsertParameters } from '../helpers/upsert';
-import { ALICE, BOB, emailCredential, useSandbox } from '../helpers/sandbox';
+import { ALICE, BOB, emailCredential, useSandbox, writesSince } from '../helpers/sandbox';
 
 const sandbox = useSandbox();
 const CANDIDATE = '/gin/v1/company/candidate';
@@ -24,20 +24,12 @@ function rows(count: number, from = 0, tag = 'row'): IDataObject[] {
 	}));
 }
 
-/** The writes the sandbox received since `from` (method and path). */
-function writesSince(from: number) {
-	return sandbox()
-		.requests.slice(from)
-		.filter((request) => request.method !== 'GET' && request.path !== '/v1/login')
-		.map((request) => `${request.method} ${request.path}`);
-}
-
 const count = (list: string[], entry: string) => list.filter((value) => value === entry).length;
 
 async function runRows(harness: Harness, items: IDataObject[], extra: INodeParameters = {}, manual = false) {
 	const from = sandbox().requests.length;
 	const result = await harness.run({ parameters: upsert(extra), items, manual, onError: 'continueRegularOutput' });
-	return { result, outputs: result.items.map((item) => item.json), writes: writesSince(from), requests: sandbox().requests.length - from };
+	return { result, outputs: result.items.map((item) => item.json), writes: writesSince(sandbox(), from), requests: sandbox().requests.length - from };
 }
 
 describe('candidate.upsert: the issue\'s proof over 1,000 rows', () => {

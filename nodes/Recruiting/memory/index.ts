@@ -5,8 +5,8 @@
  *   - the process's registry (registry.ts): shared by overlapping executions of this process;
  *   - the workflow's static data (store.ts): saved by n8n at the end of executions that are not
  *     manual, written only when this execution loaded it;
- *   - the creation journal in n8n's deduplication store (journal.ts): claims of creations, saved
- *     at once, in every process;
+ *   - the journal in n8n's deduplication store (journal.ts): a claim per known row, saved at once,
+ *     in every process: the one place that says which rows are known (a forget removes claims);
  *   - the execution's notebook in the node's context: what this execution changed, which n8n
  *     keeps with the execution for a retry.
  * Keys and prints are hashes (keys.ts). Retry On Fail's memory of one node run lives here too
@@ -14,15 +14,15 @@
  *
  * One `CandidateMemory` per execution (built once through the run context, `open`).
  */
-import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { Journal } from './journal';
+import type { Journal } from './journal';
 import type { MatchBy } from './keys';
 import { accountScope, legacyAccountScope, legacyRowKey, normaliseKey, rowKey, stateScope } from './keys';
 import type { Shared } from './registry';
 import { sharedMemory } from './registry';
 import type { Remembered } from './store';
-import { decodeRow, encodeRow, FIELD, LegacyStore, newGeneration, NodeStore, normalRow } from './store';
+import { decodeRow, encodeRow, LegacyStore, NodeStore, normalRow } from './store';
 
 export type { MatchBy } from './keys';
 export { MATCH_BY_LABEL, fingerprint, normaliseKey } from './keys';
@@ -31,42 +31,51 @@ export type { Remembered } from './store';
 export { ADDED_BY_EARLIER_TRY, RETRY_MEMORY_KEY, RetryMemory, retryMemory } from './retry';
 export type { CreatedBefore } from './retry';
 
-/** The turn key of opening the memory (never a row key: those are base64url). */
-const OPENING = ' open';
-
 /** Where in the node's context the execution's notebook lives. */
 const NOTEBOOK = 'recruitingMemoryNotebook';
 
 /** The execution hint of an execution that did not load the saved memory. */
 export const NOT_LOADED_NOTICE =
-	"n8n gave this execution no saved memory of this node (a queue-mode worker of n8n 2.40 or later, or a retry with the original workflow), so nothing was written to the workflow's static data (writing would have replaced what every node of the workflow keeps there). Rows created here are remembered by this n8n process and claimed in n8n's deduplication store; a row that brings its Candidate Slug and Sync State is exact anywhere.";
+	"n8n gave this execution no saved memory of this node (a queue-mode worker of n8n 2.40 or later, a retry with the original workflow, or an execution of an inactive workflow that is not a sub-workflow), so nothing was written to the workflow's static data (writing would have replaced what every node of the workflow keeps there). Rows created here are remembered by this n8n process and claimed in n8n's deduplication store; a row that brings its Candidate Slug and Sync State is exact anywhere.";
+
+/**
+ * Whether n8n gave this execution the workflow's saved static data (and saves it after). A
+ * regular instance builds a production execution's workflow from the workflow's row: active,
+ * with its static data. A queue worker of n8n 2.40 and later (scaling/job-processor) and a retry
+ * with the original workflow build it from the execution's snapshot, which keeps neither the
+ * static data nor `active`/`activeVersionId` (execution-data/types `toWorkflowSnapshot`), so the
+ * node sees `active: false`. A sub-workflow (mode `integrated`) loads its static data from the
+ * workflow's row everywhere; a manual execution reads the saved copy and is never saved.
+ */
+const loadsSavedCopy = (context: IExecuteFunctions) => ['manual', 'integrated'].includes(context.getMode()) || context.getWorkflow().active === true;
 
 export class CandidateMemory {
 	/** Row key → the key the memory of 0.2.0 and earlier used for it (only when that memory is present). */
 	private readonly legacyKeys = new Map<string, string>();
 
+	/** Rows this execution remembered (their entries count whatever the journal answered before). */
+	private readonly own = new Set<string>();
+
 	private ended = false;
 
 	private constructor(
-		private readonly storedAtOpen: boolean,
-		private readonly creator: boolean,
 		private readonly shared: Shared,
 		private readonly store: NodeStore,
 		private readonly legacy: LegacyStore,
-		private readonly journal: Journal,
 		private readonly scope: string,
 		private readonly legacyScope: string,
 		private readonly rowStateScope: string,
 		private readonly notebook: Record<string, Remembered>,
-		private readonly manual: boolean,
 	) {}
 
+	private get journal(): Journal {
+		return this.shared.journal;
+	}
+
 	/**
-	 * The execution's memory. Reads the node's saved memory from the workflow's static data and
-	 * decides whether this execution may write there: not when the static data holds nothing of
-	 * this node nor anything else while n8n's deduplication store says an execution n8n saves
-	 * created it (n8n then started this execution without the saved copy: writing would replace
-	 * every node's static data with a partial copy).
+	 * The execution's memory. Reads the node's saved memory from the workflow's static data, and
+	 * writes there only when n8n gave this execution the saved copy (`loadsSavedCopy`): writing
+	 * into a copy n8n did not load would replace every node's static data with a partial one.
 	 *
 	 * The notebook is kept in the node's context (`getContext('node')`), which n8n keeps in the
 	 * execution's own data: n8n hands it to a try of "Retry On Fail" and to a retry of the failed
@@ -75,74 +84,24 @@ export class CandidateMemory {
 	 */
 	static async open(context: IExecuteFunctions, credentials: ICredentialDataDecryptedObject): Promise<CandidateMemory> {
 		const node = context.getNode();
-		const workflowId = String(context.getWorkflow().id ?? '');
-		const manual = context.getMode() === 'manual';
-		const global = context.getWorkflowStaticData('global');
-		const nodeData = context.getWorkflowStaticData('node');
-		const journal = new Journal(context.helpers);
-		const legacyPresent = (nodeData[FIELD] as IDataObject | undefined)?.v === 1;
-
+		const writable = loadsSavedCopy(context);
 		const scope = accountScope(credentials, node.credentials?.recruitingApi?.id ?? undefined);
-		const shared = sharedMemory(workflowId, node.id, scope);
-		let writable = true;
-		let creator = false;
-		const loaded = new NodeStore(global, node.id, false).loaded || legacyPresent || Object.keys(global).length > 0;
-		if (!loaded && !manual && journal.available) {
-			// Nothing of this node in the static data: the first execution that saves it (or one that
-			// overlaps the first in this process, from the same empty copy), or one n8n started without
-			// it. Asked in turn with the other executions of this process that open now.
-			await shared.inTurn(OPENING, async () => {
-				let marked = true;
-				try {
-					marked = await journal.markSaved();
-				} catch {
-					// n8n's store did not answer: write nothing rather than risk the other nodes' static data.
-				}
-				writable = !marked || shared.creatorRunning;
-				creator = !marked;
-				if (creator) shared.startCreating();
-			});
-		}
-		const store = new NodeStore(global, node.id, writable);
-		if (!loaded && !manual && writable && journal.available) {
-			store.create(shared.generation);
-			shared.generation = store.generation;
-		}
-		if (store.loaded) {
-			if (shared.generation === undefined) shared.generation = store.generation;
-			else if (shared.generation !== store.generation && shared.running === 0) shared.reset(store.generation);
-		}
+		const shared = sharedMemory(String(context.getWorkflow().id ?? ''), node.id, scope);
+		shared.journal.use(context.helpers);
+		const store = new NodeStore(context.getWorkflowStaticData('global'), node.id, writable);
+		const legacy = new LegacyStore(context.getWorkflowStaticData('node'), writable);
 		if (shared.running === 0) {
 			// No execution of this process runs with an older copy: what the saved copy holds need not be carried further.
 			for (const [key, learned] of shared.learned) if (store.raw(key) === learned.encoded) shared.learned.delete(key);
-			for (const key of shared.forgotten) if (store.raw(key) === undefined) shared.forgotten.delete(key);
 		}
 		shared.running += 1;
-
 		const nodeContext = context.getContext('node');
 		nodeContext[NOTEBOOK] ??= {};
-		const memory = new CandidateMemory(
-			store.loaded,
-			creator,
-			shared,
-			store,
-			new LegacyStore(nodeData, writable),
-			journal,
-			scope,
-			legacyAccountScope(credentials),
-			stateScope(credentials),
-			nodeContext[NOTEBOOK] as Record<string, Remembered>,
-			manual,
-		);
 		if (!writable && typeof context.addExecutionHints === 'function') {
 			context.addExecutionHints({ message: NOT_LOADED_NOTICE, location: 'outputPane' });
 		}
-		try {
-			await journal.release(store.takePrune());
-		} catch {
-			// The claims stay in n8n's store (rows the saved copy holds are never created again anyway).
-		}
-		return memory;
+		const notebook = nodeContext[NOTEBOOK] as Record<string, Remembered>;
+		return new CandidateMemory(shared, store, legacy, scope, legacyAccountScope(credentials), stateScope(credentials), notebook);
 	}
 
 	/**
@@ -153,25 +112,46 @@ export class CandidateMemory {
 		return this.store.writable ? undefined : NOT_LOADED_NOTICE;
 	}
 
-	/** The memory key of a row (hashed with the account scope); '' when the row has no key value. */
+	/**
+	 * The memory key of a row (hashed with the account scope); '' when the row has no key value.
+	 * Asks the journal about the row at once, in the background (the operation prepares rows ahead
+	 * of the ones it sends), so that its answer, and a new row's claim, are ready when it is sent.
+	 */
 	keyOf(matchBy: MatchBy, value: unknown): string {
 		const normalised = normaliseKey(matchBy, value);
 		if (normalised === '') return '';
 		const key = rowKey(this.scope, matchBy, normalised);
 		if (this.legacy.present && !this.legacyKeys.has(key)) this.legacyKeys.set(key, legacyRowKey(this.legacyScope, matchBy, normalised));
+		this.journal.standing(key).catch(() => undefined);
 		return key;
 	}
 
-	/** Runs `work` for a row key after the work for that key already in line, in this execution or an overlapping one of this process. */
+	/**
+	 * Runs `work` for a row key after the work for that key already in line in this process; for a
+	 * row the memory holds, once the journal answered (a row it does not hold waits at `claim`).
+	 */
 	async inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
-		return await this.shared.inTurn(key, work);
+		return await this.shared.inTurn(key, async () => {
+			const held = this.shared.learned.has(key) || this.store.raw(key) !== undefined || this.notebook[key] !== undefined || this.legacyKeys.has(key);
+			if (held) await this.journal.standing(key);
+			return await work();
+		});
 	}
 
-	/** What the memory knows of a row: learned in this process, saved, noted by this execution, or kept by 0.2.0 and earlier. */
+	/** Whether an entry kept before the journal held every row counts without its claim. */
+	private trusted(key: string): boolean {
+		return (this.store.trusted && this.store.raw(key) !== undefined) || this.legacyKeys.has(key);
+	}
+
+	/**
+	 * What the memory knows of a row: learned in this process, saved, noted by this execution, or
+	 * kept by 0.2.0 and earlier; nothing when the journal no longer held the row's claim (it was
+	 * forgotten: this process has claimed it again to create it).
+	 */
 	recall(key: string): Remembered | undefined {
 		const learned = this.shared.learned.get(key);
 		if (learned) return decodeRow(learned.encoded);
-		if (this.shared.forgotten.has(key)) return undefined;
+		if (this.journal.answered(key) === 'mine' && !this.own.has(key) && !this.trusted(key)) return undefined;
 		const stored = this.store.get(key);
 		const noted = this.notebook[key];
 		// The notebook (an earlier try of this execution, or the failed execution a retry continues) and the saved
@@ -183,7 +163,7 @@ export class CandidateMemory {
 		return old ? normalRow(old) : undefined;
 	}
 
-	/** Before a creation: false when another execution claimed this row and its slug was never saved. */
+	/** Before a creation: false when the row's claim is another's (another execution creates or created it, or it is known without a slug here). */
 	async claim(key: string): Promise<boolean> {
 		return await this.journal.claim(key);
 	}
@@ -196,9 +176,11 @@ export class CandidateMemory {
 	/** Remembers what reached the service for a row; writes nothing when the memory already holds it so. */
 	remember(key: string, entry: Remembered): void {
 		if (typeof entry.s !== 'string' || entry.s === '') return;
+		this.own.add(key);
+		this.journal.keep(key);
 		const encoded = encodeRow(entry);
 		const legacyKey = this.legacyKeys.get(key);
-		const known = this.shared.learned.get(key)?.encoded ?? (this.shared.forgotten.has(key) ? undefined : this.store.raw(key));
+		const known = this.shared.learned.get(key)?.encoded ?? this.store.raw(key);
 		if (known === encoded && legacyKey === undefined) return;
 		if (known !== encoded) {
 			this.shared.learn(key, { encoded });
@@ -209,54 +191,53 @@ export class CandidateMemory {
 		if (legacyKey !== undefined) this.legacy.moved(legacyKey);
 	}
 
-	/** Forgets one row (its slug, prints and claim): the next run creates it again. */
+	/**
+	 * Forgets one row (its slug, prints and claim): the next run creates it again. True when the
+	 * memory knew the row or the journal held its claim (a row refused as "may already exist" is
+	 * let go: its claim is removed).
+	 */
 	async forget(key: string): Promise<boolean> {
 		const known = this.recall(key) !== undefined;
 		delete this.notebook[key];
+		this.own.delete(key);
 		this.shared.forget(key);
 		this.store.forget(key);
 		const legacyKey = this.legacyKeys.get(key);
 		if (legacyKey !== undefined) this.legacy.moved(legacyKey);
-		await this.journal.release([key]);
-		return known;
+		const claimed = await this.journal.forget(key);
+		return known || claimed;
 	}
 
-	/** Forgets every row of this node (all accounts); returns how many rows the saved memory held. */
+	/** Forgets every row of this node (all accounts): the journal's list first, at once for every process; returns how many rows the memory held. */
 	async clear(): Promise<number> {
 		for (const key of Object.keys(this.notebook)) delete this.notebook[key];
-		const generation = newGeneration();
 		const count = Math.max(this.store.count, this.shared.learned.size);
-		this.shared.reset(generation);
-		this.store.clear(generation);
-		this.legacy.clear();
 		await this.journal.clear();
-		// The journal's mark went with it: set it again when this execution's static data is saved with the memory in it.
-		if (this.store.writable && this.store.loaded && !this.manual) await this.journal.markSaved();
+		this.own.clear();
+		this.shared.reset();
+		this.store.clear();
+		this.legacy.clear();
 		return count;
 	}
 
 	/**
 	 * At the end of the run: every row this process learned (in any execution) goes into this
 	 * execution's static data where it differs, so whichever execution n8n saves last holds them
-	 * all; then the execution's claims are written again where an overlapping execution dropped them.
+	 * all. A copy written before the journal held every row gets its rows' claims, then counts as
+	 * one that does. The last execution of the process to end settles the journal (journal.ts).
 	 */
 	async repair(): Promise<number> {
-		if (!this.ended) {
-			this.ended = true;
-			try {
-				if (this.store.writable) {
-					for (const [key, learned] of this.shared.learned) if (this.store.raw(key) !== learned.encoded) this.store.set(key, learned.encoded);
-					for (const key of this.shared.forgotten) this.store.forget(key);
-					this.store.noteWrites();
-					// The memory began in this execution's static data (beside other data, or over 0.2.0's): n8n saves it, so mark it.
-					if (!this.storedAtOpen && this.store.loaded && !this.manual) await this.journal.markSaved();
-				}
-			} finally {
-				this.shared.running = Math.max(0, this.shared.running - 1);
-				if (this.creator) this.shared.creating = Math.max(0, this.shared.creating - 1);
-			}
+		if (this.ended) return 0;
+		this.ended = true;
+		if (this.store.writable) {
+			for (const [key, learned] of this.shared.learned) if (this.store.raw(key) !== learned.encoded) this.store.set(key, learned.encoded);
+			if (this.store.trusted) this.journal.ensure(this.store.keys());
 		}
-		return await this.journal.repair();
+		this.shared.running = Math.max(0, this.shared.running - 1);
+		if (this.shared.running > 0) return 0;
+		const written = await this.journal.settle();
+		if (this.store.trusted) this.store.claimed();
+		return written;
 	}
 
 	/** The account scope (a hash) the memory is kept under: the n8n credential and its login. */

@@ -6,21 +6,19 @@
  * whichever execution n8n saves last saves them all.
  *
  * It is a cache of what running executions learned on top of what n8n saved: an entry is dropped
- * once the saved copy holds it and no execution that loaded an older copy still runs; it starts
- * afresh when the saved copy's generation changed (Forget All Rows in another process). A
- * restart loses it (the saved copy, the journal and the rows' state are then what remains).
+ * once the saved copy holds it and no execution of the node runs here; whether a row is still
+ * known is the journal's to say (journal.ts), so a forget anywhere counts here too. A restart
+ * loses it (the saved copy, the journal and the rows' state are then what remains).
  *
  * Bounded: `MAX_SCOPES` (64) nodes × accounts per process (the least recently opened go when none of
  * their executions runs), `MAX_ENTRIES` learned rows per scope (the oldest go). Nothing in it is
  * a secret: row keys and prints are hashes, slugs are the service's ids. A scope's key holds the
  * workflow id and the node id, so one workflow's memory is never another's.
  */
+import { Journal } from './journal';
 import { MAX_ENTRIES } from './store';
 
 export const MAX_SCOPES = 64;
-
-/** How long an execution that created the node's memory lets overlapping ones write (in case its end is never reached). */
-export const CREATING_MS = 60 * 60 * 1000;
 
 export interface Learned {
 	/** The row as encoded for the static data (`encodeRow`; decoded when asked). */
@@ -31,40 +29,19 @@ export class Shared {
 	/** Rows learned by executions of this process that the saved copy may not hold yet (in the order learned). */
 	readonly learned = new Map<string, Learned>();
 
-	/** Rows forgotten here (Forget This Row) that an older saved copy may still hold. */
-	readonly forgotten = new Set<string>();
-
 	/** The work running per row key: the next in line waits for it. */
 	readonly turns = new Map<string, Promise<unknown>>();
-
-	/** The saved copy's generation this entry follows (undefined: none seen yet). */
-	generation: string | undefined;
 
 	/** Executions of this scope now running in this process. */
 	running = 0;
 
-	/**
-	 * Executions of this process now running that created the node's memory in static data that
-	 * held none (they set the journal's mark): one that overlaps them started from the same empty
-	 * copy, so it may write too.
-	 */
-	creating = 0;
+	/** How long the last calls of this process to n8n's deduplication store took, in ms (the journal's wait follows them). */
+	readonly recentCallsMs: number[] = [];
 
-	/** Until when (ms since 1970) `creating` counts: after that, as if no creator ran. */
-	creatingUntil = 0;
-
-	/** Whether an execution that created the node's memory still runs (and started within `CREATING_MS`). */
-	get creatorRunning(): boolean {
-		return this.creating > 0 && Date.now() < this.creatingUntil;
-	}
-
-	startCreating(): void {
-		this.creating += 1;
-		this.creatingUntil = Date.now() + CREATING_MS;
-	}
+	/** The journal's side in this process: the rows asked, contested and claimed by its executions (journal.ts). */
+	readonly journal = new Journal(this);
 
 	learn(key: string, entry: Learned): void {
-		this.forgotten.delete(key);
 		this.learned.delete(key);
 		this.learned.set(key, entry);
 		if (this.learned.size > MAX_ENTRIES) {
@@ -75,17 +52,10 @@ export class Shared {
 
 	forget(key: string): void {
 		this.learned.delete(key);
-		this.forgotten.add(key);
-		if (this.forgotten.size > MAX_ENTRIES) {
-			const oldest = this.forgotten.values().next().value;
-			if (oldest !== undefined) this.forgotten.delete(oldest);
-		}
 	}
 
-	reset(generation: string | undefined): void {
+	reset(): void {
 		this.learned.clear();
-		this.forgotten.clear();
-		this.generation = generation;
 	}
 
 	/** Runs `work` for a row key after the work for that key already in line (in any execution of this process). */

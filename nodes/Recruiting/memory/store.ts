@@ -13,22 +13,26 @@
  * execution's snapshot, also empty. So this store:
  *   - assigns nothing unless a row changed (an execution that changes nothing leaves it as loaded);
  *   - is read-only (`writable` false) when the execution did not load the saved copy (memory/index.ts
- *     decides): writing then would save a partial copy over every node's static data.
+ *     decides): writing then would save a partial copy over every node's static data;
+ *   - is a cache: whether a row is still known is the journal's to say (journal.ts).
  *
  * A row is one string: base64url of [flags][profile print, 6 bytes][slug: 16 bytes for a UUID,
  * else 2 bytes length + UTF-8][record prints, 4 bytes each], under a 10-character row key: about
  * 60 bytes with a UUID slug and three records. Past `MAX_ENTRIES` rows per node, the rows changed
  * longest ago are dropped (rows are kept in the order they last changed).
  */
-import { randomBytes } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { shortPrint } from './keys';
 
 export const MAX_ENTRIES = 100_000;
 
-/** Records remembered per row at most (the most recent); an older record past them may be sent again. */
-export const MAX_RECORDS = 64;
+/**
+ * Records remembered per row at most (the most recent; 4 bytes each); an older record past them
+ * may be sent again. Far above what one row holds, so that a row's own prints never rotate (with
+ * 64, a row of 70 records sent 6 of them again on every run).
+ */
+export const MAX_RECORDS = 1_000;
 
 /** Bytes of a profile print and of a record print as stored. */
 export const PROFILE_PRINT_BYTES = 6;
@@ -47,27 +51,24 @@ export interface Remembered {
 	r?: string[];
 }
 
-/** One node's memory as stored. */
+/**
+ * One node's memory as stored. `v: 3`: every row in it had its claim in the journal when it was
+ * written, so a row whose claim is gone was forgotten (journal.ts). `v: 2` (0.2.x after issue 25):
+ * the claims of saved rows were taken off the journal; its rows are trusted, and their claims
+ * written again before the copy becomes `v: 3`.
+ */
 export interface Stored {
-	v: 2;
-	/** The generation: new after Forget All Rows, so that a process's registry sees the saved copy changed under it. */
-	g: string;
+	v: 2 | 3;
 	/** Row key → encoded row. */
 	rows: Record<string, string>;
-	/**
-	 * How many rows at the end of `rows` were written since an execution last released their
-	 * claims: once a copy that holds them was saved, their journal claims can go (rows stay in the
-	 * order they last changed, so these are the last ones; a number instead of their keys keeps
-	 * the copy small).
-	 */
+	/** Left by `v: 2` (a generation and a count): dropped when the copy becomes `v: 3`. */
+	g?: string;
 	n?: number;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const HAS_PROFILE = 1;
 const UUID_SLUG = 2;
-
-export const newGeneration = () => randomBytes(6).toString('base64url');
 
 /** The row as one string (see the file's comment). */
 export function encodeRow(row: Remembered): string {
@@ -128,9 +129,6 @@ export class NodeStore {
 	/** How many rows are stored (counted when first needed: counting 100,000 keys costs milliseconds). */
 	private counted?: number;
 
-	/** Rows this execution wrote (for `n`, see `Stored`). */
-	private written = 0;
-
 	/**
 	 * @param global the workflow's global static data (as loaded for this execution)
 	 * @param writable false when this execution did not load the saved copy: nothing is ever assigned
@@ -142,7 +140,7 @@ export class NodeStore {
 	) {
 		const all = global[FIELD] as Record<string, Stored> | undefined;
 		const existing = all?.[nodeId];
-		this.data = existing?.v === 2 && typeof existing.rows === 'object' && existing.rows !== null ? existing : undefined;
+		this.data = (existing?.v === 2 || existing?.v === 3) && typeof existing.rows === 'object' && existing.rows !== null ? existing : undefined;
 	}
 
 	private get size(): number {
@@ -159,8 +157,22 @@ export class NodeStore {
 		return this.data !== undefined;
 	}
 
-	get generation(): string | undefined {
-		return this.data?.g;
+	/** Whether the copy was written before the journal held every row (`v: 2`): its rows are trusted without their claims. */
+	get trusted(): boolean {
+		return this.data?.v === 2;
+	}
+
+	/** Every stored row key. */
+	keys(): string[] {
+		return this.data ? Object.keys(this.data.rows) : [];
+	}
+
+	/** Marks the copy as one whose every row has its claim (after `keys()`' claims were written). */
+	claimed(): void {
+		if (!this.writable || !this.data || this.data.v === 3) return;
+		this.data.v = 3;
+		delete this.data.g;
+		delete this.data.n;
 	}
 
 	get count(): number {
@@ -177,11 +189,11 @@ export class NodeStore {
 	}
 
 	/** Creates the node's memory in the static data (a change, so n8n saves it): only when writable. */
-	create(generation: string = newGeneration()): boolean {
+	create(): boolean {
 		if (!this.writable) return false;
 		if (this.data) return true;
 		const all = (this.global[FIELD] as Record<string, Stored> | undefined) ?? {};
-		const data: Stored = { v: 2, g: generation, rows: {} };
+		const data: Stored = { v: 3, rows: {} };
 		all[this.nodeId] = data;
 		if (this.global[FIELD] === undefined) this.global[FIELD] = all as unknown as IDataObject;
 		// n8n wraps what it loaded in proxies; read back what it holds now, so later writes go through them.
@@ -200,7 +212,6 @@ export class NodeStore {
 		// The rows stay in the order they last changed: the oldest are dropped past the bound.
 		if (before !== undefined) delete data.rows[key];
 		data.rows[key] = encoded;
-		this.written += 1;
 		if (before === undefined) {
 			this.size += 1;
 			if (this.size > MAX_ENTRIES) this.dropOldest();
@@ -216,34 +227,14 @@ export class NodeStore {
 		return true;
 	}
 
-	/** Forgets every row under a new generation; returns how many there were. Nothing is written when nothing was stored. */
-	clear(generation: string): number {
+	/** Forgets every row; returns how many there were. Nothing is written when nothing was stored. */
+	clear(): number {
 		const count = this.size;
 		if (!this.writable || !this.data) return count;
 		this.data.rows = {};
-		this.data.g = generation;
-		delete this.data.n;
+		this.claimed();
 		this.size = 0;
-		this.written = 0;
 		return count;
-	}
-
-	/**
-	 * The keys whose claims may leave the journal: the rows written by the executions before this
-	 * one (a saved copy holds them). Clears the count (a change, once after each writing execution).
-	 */
-	takePrune(): string[] {
-		const count = this.data?.n ?? 0;
-		if (!this.writable || !this.data || count <= 0) return [];
-		delete this.data.n;
-		return Object.keys(this.data.rows).slice(-count);
-	}
-
-	/** Counts this execution's writes into the copy n8n saves (call at the end of the run). */
-	noteWrites(): void {
-		if (!this.writable || !this.data || this.written === 0) return;
-		this.data.n = (this.data.n ?? 0) + this.written;
-		this.written = 0;
 	}
 
 	/** Drops the rows changed longest ago, down to 99% of the bound (so that it does not run per row). */
