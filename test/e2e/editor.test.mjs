@@ -139,6 +139,22 @@ async function choose(paramName, text) {
 	await closeDropdown();
 }
 
+/** Clicks "Execute workflow" on the open workflow and waits for n8n to list the execution as finished. */
+async function executeFromCanvas(wf) {
+	await page.locator('[data-test-id="execute-workflow-button"]').first().click();
+	let execution;
+	const deadline = Date.now() + 60_000;
+	while (Date.now() < deadline) {
+		const list = await stack.rest.get('/executions', { filter: JSON.stringify({ workflowId: wf.id }) });
+		const results = Array.isArray(list) ? list : (list.results ?? []);
+		execution = results.find((e) => e.status === 'success' || e.status === 'error');
+		if (execution) break;
+		await page.waitForTimeout(500);
+	}
+	await page.waitForTimeout(1000);
+	return execution;
+}
+
 const recruitingNode = (name, parameters, position) => ({
 	parameters,
 	id: `e2e-${name.replace(/\W+/g, '-').toLowerCase()}`,
@@ -410,19 +426,8 @@ describe(`n8n ${line}.x editor in chromium`, { timeout: 10 * 60_000, skip }, () 
 		});
 		await page.goto(`${stack.n8n.url}/workflow/${wf.id}`);
 		const before = stack.sandbox.requests.length;
-		await page.locator('[data-test-id="execute-workflow-button"]').first().click();
-
 		// the run is visible in n8n's execution list and the node shows its output
-		let execution;
-		const deadline = Date.now() + 60_000;
-		while (Date.now() < deadline) {
-			const list = await stack.rest.get('/executions', { filter: JSON.stringify({ workflowId: wf.id }) });
-			const results = Array.isArray(list) ? list : (list.results ?? []);
-			execution = results.find((e) => e.status === 'success' || e.status === 'error');
-			if (execution) break;
-			await page.waitForTimeout(500);
-		}
-		await page.waitForTimeout(1000);
+		const execution = await executeFromCanvas(wf);
 		await screenshot('run-from-canvas');
 		assert.ok(execution, 'no finished execution of the workflow');
 		assert.equal(execution.status, 'success');
@@ -436,6 +441,35 @@ describe(`n8n ${line}.x editor in chromium`, { timeout: 10 * 60_000, skip }, () 
 		assert.match(output, /12 items|Working student/i);
 		await closeNode();
 	});
+	test('issue 34: a hand run of Create or Update from the canvas: the output pane says what n8n keeps, and the table leads with the result', async () => {
+		const wf = await stack.rest.importWorkflow({
+			name: 'Editor test: issue 34 hand run',
+			nodes: [
+				{ parameters: {}, id: 'e2e-trigger-hand', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0] },
+				{
+					...recruitingNode('Sync by hand', { resource: 'candidate', operation: 'upsert', email: 'hand.run@example.test', additionalFields: { firstName: 'Hand' }, recordInput: 'lists', languageList: 'English: 4' }, [260, 0]),
+					typeVersion: 1.1,
+				},
+			],
+			connections: { Start: { main: [[{ node: 'Sync by hand', type: 'main', index: 0 }]] } },
+		});
+		await page.goto(`${stack.n8n.url}/workflow/${wf.id}`);
+		const execution = await executeFromCanvas(wf);
+		assert.ok(execution, 'no finished execution of the workflow');
+		assert.equal(execution.status, 'success');
+		await openNode('Sync by hand');
+		const panel = page.locator('[data-test-id="output-panel"]');
+		await panel.getByText('A manual run of Create or Update', { exact: false }).first().waitFor({ timeout: 15_000 });
+		await screenshot('i34-hand-run-hint');
+		const text = await panel.innerText();
+		assert.match(text, /after an n8n restart, or on a queue-mode worker, they are refused/);
+		assert.match(text, /Dry Run/);
+		const headers = (await panel.locator('table th').allInnerTexts()).map((t) => t.trim()).filter(Boolean);
+		assert.deepEqual(headers.slice(0, 3), ['action', 'matchedBy', 'email'], `columns: ${headers}`);
+		assert.match(text, /created/);
+		await closeNode();
+	});
+
 	test('issue 34: the canvas subtitle in the dropdowns\' words; a new node shows it runs with Auto; options by mode; no "0.00"', async () => {
 		const wf = await stack.rest.importWorkflow({
 			name: 'Editor test: issue 34 options',
