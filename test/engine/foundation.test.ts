@@ -212,13 +212,13 @@ describe('credential modes', () => {
 		scope.done();
 	});
 
-	it('fresh sessions refused three times in a row are final: a clear message after three logins, no more', async () => {
-		nock(BASE).get(INTEGRATIONS_PATH).times(4).reply(401, { message: 'Not authorized', status: 401 });
-		nock(BASE).post('/v1/login').times(3).reply(200, envelope({ token: SESSION }));
+	it('fresh sessions refused five times in a row are final: a clear message after five logins, no more', async () => {
+		nock(BASE).get(INTEGRATIONS_PATH).times(6).reply(401, { message: 'Not authorized', status: 401 });
+		nock(BASE).post('/v1/login').times(5).reply(200, envelope({ token: SESSION }));
 		const harness = new Harness(emailPassword({ sessionToken: 'expired-token' }));
 		const result = await harness.run({ parameters: listKeys });
 		expect(result.error?.message).toMatch(/refused the credentials \(HTTP 401\).*even after logging in again/);
-		expect(harness.credentials.events.logins).toBe(3);
+		expect(harness.credentials.events.logins).toBe(5);
 		expect(nock.pendingMocks()).toEqual([]);
 	});
 

@@ -10,7 +10,7 @@
  * - A 401 with a token that is no longer the one in use only means "send again".
  * - A login that failed for good (refused, no token, or still failing after its retries) is
  *   final for the execution: every waiting and later request fails with it, none logs in again.
- * - Three own logins in a row with no authorised success between them end the renewals: the 401
+ * - Five own logins in a row with no authorised success between them end the renewals: the 401
  *   is then the answer (the service accepts the login but not the session for this request).
  *   Taking up a session another execution stored does not count: on a service that allows one
  *   session per user, executions sharing a credential pass the newest session along instead of
@@ -24,8 +24,14 @@ import type { LoginFailure } from './auth';
 import type { Waiter } from './pacer';
 import { openSessionToken } from './token';
 
-/** Own logins in a row whose session the service refused before any authorised success. */
-const MAX_FRUITLESS_LOGINS = 3;
+/**
+ * Own logins in a row whose session the service refused before any authorised success. On a
+ * service that allows one session per user, 8 executions at once on two queue workers under load
+ * once ended one execution's session three times in a row, each by another's login (`npm run
+ * queue`, queue-single): five, with a longer wait before each of the later ones, leave the others
+ * time to serve.
+ */
+const MAX_FRUITLESS_LOGINS = 5;
 
 /** How often, and about how long apart, a contested renewal looks for a newer stored session. */
 const CONTESTED_LOOKS = 3;
@@ -144,7 +150,8 @@ export class SessionOwner {
 	private async renew(tokenUsed: string, reread: () => Promise<ICredentialDataDecryptedObject>, wait: Waiter): Promise<void> {
 		const contested = !this.served;
 		for (let look = 0; look < (contested ? CONTESTED_LOOKS : 1); look++) {
-			if (contested) await wait(CONTESTED_WAIT_MS * (0.5 + Math.random()));
+			// After two own logins refused in a row, each look waits longer (the others serve meanwhile).
+			if (contested) await wait(CONTESTED_WAIT_MS * Math.max(1, this.fruitless - 1) * (0.5 + Math.random()));
 			const stored = await reread().catch(() => undefined);
 			const storedToken =
 				stored && openSessionToken({ ...this.credentials, sessionToken: stored.sessionToken }) !== '' ? String(stored.sessionToken) : '';
