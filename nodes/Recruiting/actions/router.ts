@@ -24,7 +24,7 @@ import { getOperation } from './registry';
 type NodeError = NodeApiError | NodeOperationError;
 
 /** The error as an n8n node error with its item index, its texts redacted. */
-function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: number, secrets: string[]): NodeError {
+function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: number, secrets: readonly string[]): NodeError {
 	const nodeError =
 		error instanceof NodeApiError || error instanceof NodeOperationError
 			? error
@@ -44,7 +44,7 @@ function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: numb
  * with them beside `error`; on the error output (which takes only items whose json is just
  * `{ error }`) with them inside `error`, whose `message` is then the error's message.
  */
-function errorItem(error: NodeError, itemIndex: number, errorOutput: boolean, secrets: string[]): INodeExecutionData {
+function errorItem(error: NodeError, itemIndex: number, errorOutput: boolean, secrets: readonly string[]): INodeExecutionData {
 	const json: IDataObject = { error: error.message };
 	if (error.description) json.errorDescription = error.description;
 	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;

@@ -175,6 +175,8 @@ export class Controller {
 
 	/** Waits for a request's turn: the Retry-After hold, the learned rate, a token of the announced quota. */
 	async turn(wait: Waiter): Promise<void> {
+		// `fixed` learns nothing (`record`): no hold, no learned rate, no quota to wait for.
+		if (!this.auto) return;
 		const held = this.law.holdUntil - this.now();
 		if (held > 0) await wait(held);
 		await this.pacer.turn(wait);

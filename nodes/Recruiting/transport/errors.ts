@@ -14,10 +14,21 @@ function writtenForms(secret: string): string[] {
 	return escaped === secret ? [secret] : [secret, escaped, JSON.stringify(escaped).slice(1, -1)];
 }
 
-/** Every written form of the secrets worth redacting (four characters or more), computed once per redaction. */
+/**
+ * The forms of a frozen list of secrets already worked out: the transport hands the same frozen
+ * list to every output item until a new session token is seen (`TransportSession.secrets`). Weak:
+ * an entry goes with its list; frozen: a list cannot change after its forms were kept.
+ */
+const formsOfList = new WeakMap<readonly string[], string[]>();
+
+/** Every written form of the secrets worth redacting (four characters or more): once per list of secrets. */
 function formsOf(secrets: Iterable<string>): string[] {
+	const kept = Array.isArray(secrets) && Object.isFrozen(secrets);
+	const known = kept ? formsOfList.get(secrets) : undefined;
+	if (known) return known;
 	const forms: string[] = [];
 	for (const secret of secrets) if (secret.length >= 4) forms.push(...writtenForms(secret));
+	if (kept) formsOfList.set(secrets, forms);
 	return forms;
 }
 

@@ -111,15 +111,16 @@ export class TransportSession {
 	}
 
 	/** The last list `secrets()` built, and how many session tokens the owner had seen then. */
-	private secretList?: { seen: number; list: string[] };
+	private secretList?: { seen: number; list: readonly string[] };
 
-	/** Every secret value this execution knows, for redaction (nothing when the credential was never read). */
-	async secrets(): Promise<string[]> {
+	/** Every secret value this execution knows, for redaction (nothing when the credential was never read); frozen. */
+	async secrets(): Promise<readonly string[]> {
 		const credentials = await this.credentials?.catch(() => undefined);
 		if (!credentials) return [];
-		// Asked for every output item: built again only when a new session token was seen.
+		// Asked for every output item: built again only when a new session token was seen (the
+		// same frozen list meanwhile, whose written forms the redaction works out once).
 		const seen = this.owner?.seen.size ?? 0;
-		if (this.secretList?.seen !== seen) this.secretList = { seen, list: this.secretsFor(credentials) };
+		if (this.secretList?.seen !== seen) this.secretList = { seen, list: Object.freeze(this.secretsFor(credentials)) };
 		return this.secretList.list;
 	}
 

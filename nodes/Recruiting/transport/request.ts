@@ -129,7 +129,7 @@ class Call {
 		if (anonymous) return { data: { ...credentials, authentication: ANONYMOUS }, tokenUsed: '' };
 		const token = await owner.current();
 		if (typeof token !== 'string') throw this.loginError(token);
-		if (token !== '') return { data: { ...credentials, sessionToken: token }, tokenUsed: token };
+		if (token !== '') return { data: owner.lend(credentials, token), tokenUsed: token };
 		if (request.auth === 'existing') throw this.error('There is no session to use: the credential holds none');
 		const turn = owner.tryLead();
 		return turn ? { data: credentials, tokenUsed: '', turn } : undefined;
@@ -214,7 +214,9 @@ class Call {
 		const { status, headers } = outcome;
 		const { parsed, isJson } = parseBody(outcome.body);
 		if (status === 401 && (await this.renewed(lease))) return 'again';
-		const answer = { ...unpack(status, parsed, headers), repeated: this.reached };
+		// Completed in place, not copied: this runs for every answer.
+		const answer = unpack(status, parsed, headers) as ServiceResponse & { repeated: boolean };
+		answer.repeated = this.reached;
 		if (status >= 200 && status < 300) return this.afterSuccess(answer, isJson, lease);
 		if (this.request.accept?.includes(status)) return answer;
 		if (status >= 300 && status < 400) {

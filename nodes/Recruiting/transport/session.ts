@@ -22,7 +22,7 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import type { LoginFailure } from './auth';
 import type { Waiter } from './pacer';
-import { openSessionToken } from './token';
+import { markOpened, openSessionToken } from './token';
 
 /**
  * Own logins in a row whose session the service refused before any authorised success. On a
@@ -66,11 +66,26 @@ export class SessionOwner {
 		this.remember(this.token);
 	}
 
+	/** The open token of each sealed token held, checked once against this execution's credential. */
+	private readonly opened = new Map<string, string>();
+
 	private remember(sealed: string): void {
 		if (sealed === '') return;
 		this.seen.add(sealed);
 		const open = openSessionToken({ ...this.credentials, sessionToken: sealed });
+		this.opened.set(sealed, open);
 		if (open !== '') this.seen.add(open);
+	}
+
+	/**
+	 * A copy of `credentials` that sends the sealed token `sealed`. When they are this execution's
+	 * credential and the token one this owner checked, the copy carries its open token too
+	 * (`markOpened`), so `authenticate` does not hash the credential again for every request.
+	 */
+	lend(credentials: ICredentialDataDecryptedObject, sealed: string): ICredentialDataDecryptedObject {
+		const data = { ...credentials, sessionToken: sealed };
+		const open = credentials === this.credentials ? this.opened.get(sealed) : undefined;
+		return open === undefined || open === '' ? data : markOpened(data, sealed, open);
 	}
 
 	/** Waits for a login or renewal under way; returns the final login failure, if any. */
