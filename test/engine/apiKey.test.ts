@@ -109,7 +109,7 @@ describe('apiKey.create', () => {
 		scope.done();
 	});
 
-	it('without authorization after logging in again (fresh sessions refused three times) fails with the service\'s message', async () => {
+	it('without authorization after logging in again (fresh sessions refused five times) fails with the service\'s message', async () => {
 		const harness = new Harness({
 			baseUrl: BASE,
 			authentication: 'emailPassword',
@@ -135,10 +135,20 @@ describe('apiKey.create', () => {
 			.reply(200, { message: 'ok', status: 200, data: { token: 'tok-newest' } })
 			.post(PATH)
 			.matchHeader('authorization', 'Bearer tok-newest')
+			.reply(401, { message: 'You are not authorized', status: 401 })
+			.post('/v1/login')
+			.reply(200, { message: 'ok', status: 200, data: { token: 'tok-fourth' } })
+			.post(PATH)
+			.matchHeader('authorization', 'Bearer tok-fourth')
+			.reply(401, { message: 'You are not authorized', status: 401 })
+			.post('/v1/login')
+			.reply(200, { message: 'ok', status: 200, data: { token: 'tok-fifth' } })
+			.post(PATH)
+			.matchHeader('authorization', 'Bearer tok-fifth')
 			.reply(401, { message: 'You are not authorized', status: 401 });
 		const result = await harness.run(params('create'));
 		expect(result.error?.message).toMatch(/You are not authorized/);
-		expect(harness.credentials.events.logins).toBe(3);
+		expect(harness.credentials.events.logins).toBe(5);
 		scope.done();
 	});
 
