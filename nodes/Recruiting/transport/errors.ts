@@ -14,25 +14,33 @@ function writtenForms(secret: string): string[] {
 	return escaped === secret ? [secret] : [secret, escaped, JSON.stringify(escaped).slice(1, -1)];
 }
 
-/**
- * The forms of a frozen list of secrets already worked out: the transport hands the same frozen
- * list to every output item until a new session token is seen (`TransportSession.secrets`). Weak:
- * an entry goes with its list; frozen: a list cannot change after its forms were kept.
- */
-const formsOfList = new WeakMap<readonly string[], string[]>();
+/** Where a list made by `secretList` keeps its written forms (not enumerable: never serialised, never copied). */
+const FORMS = Symbol('recruiting.secretForms');
 
-/** Every written form of the secrets worth redacting (four characters or more): once per list of secrets. */
-function formsOf(secrets: Iterable<string>): string[] {
-	const kept = Array.isArray(secrets) && Object.isFrozen(secrets);
-	const known = kept ? formsOfList.get(secrets) : undefined;
-	if (known) return known;
+type SecretList = readonly string[] & { readonly [FORMS]?: readonly string[] };
+
+/** Every written form of the secrets worth redacting (four characters or more). */
+function writtenFormsOf(secrets: Iterable<string>): string[] {
 	const forms: string[] = [];
 	for (const secret of secrets) if (secret.length >= 4) forms.push(...writtenForms(secret));
-	if (kept) formsOfList.set(secrets, forms);
 	return forms;
 }
 
-function redactForms(text: string, forms: string[]): string {
+/**
+ * A frozen list of secrets that carries its written forms, worked out once: the transport hands the
+ * same list to every output item until a new session token is seen (`TransportSession.secrets`).
+ */
+export function secretList(secrets: string[]): readonly string[] {
+	Object.defineProperty(secrets, FORMS, { value: Object.freeze(writtenFormsOf(secrets)), enumerable: false });
+	return Object.freeze(secrets);
+}
+
+/** The written forms of `secrets`: those a `secretList` carries, or worked out now. */
+function formsOf(secrets: Iterable<string>): readonly string[] {
+	return (secrets as SecretList)[FORMS] ?? writtenFormsOf(secrets);
+}
+
+function redactForms(text: string, forms: readonly string[]): string {
 	let result = text;
 	for (const form of forms) if (result.includes(form)) result = result.split(form).join('[redacted]');
 	return result.replace(/(bearer\s+)[^\s"',;]+/gi, '$1[redacted]');

@@ -12,6 +12,7 @@ import type { Waiter } from './pacer';
 import { Pacer, cancellableWait } from './pacer';
 import type { ServiceResponse } from './http';
 import { SessionOwner } from './session';
+import { secretList } from './errors';
 import { credentialSecrets } from './token';
 
 export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions;
@@ -120,7 +121,7 @@ export class TransportSession {
 		// Asked for every output item: built again only when a new session token was seen (the
 		// same frozen list meanwhile, whose written forms the redaction works out once).
 		const seen = this.owner?.seen.size ?? 0;
-		if (this.secretList?.seen !== seen) this.secretList = { seen, list: Object.freeze(this.secretsFor(credentials)) };
+		if (this.secretList?.seen !== seen) this.secretList = { seen, list: secretList(this.secretsFor(credentials)) };
 		return this.secretList.list;
 	}
 

@@ -109,23 +109,25 @@ export function sealSessionToken(credentials: ICredentialDataDecryptedObject, to
 
 /**
  * The open token of a sealed one, as the transport's session owner already checked it against the
- * same credential values, by the transport's own per-request copy of the credential (weak: an
- * entry goes with its copy; nothing is stored or serialised), so that `authenticate` need not hash
- * the credential again for every request. It counts only while the copy's `sessionToken` is still
- * the sealed token it was made for (n8n's login replaces it).
+ * same credential values, kept on the transport's own per-request copy of the credential (a
+ * symbol, not enumerable: never stored, serialised or copied), so that `authenticate` need not
+ * hash the credential again for every request. It counts only while the copy's `sessionToken` is
+ * still the sealed token it was made for (n8n's login replaces it).
  */
-const openedTokens = new WeakMap<ICredentialDataDecryptedObject, { sealed: string; open: string }>();
+const OPENED = Symbol('recruiting.openedToken');
+
+type MarkedCredentials = ICredentialDataDecryptedObject & { readonly [OPENED]?: { sealed: string; open: string } };
 
 /** Marks a copy of the credential whose `sessionToken` is `sealed` with its open token `open` (checked by the caller). */
 export function markOpened(credentials: ICredentialDataDecryptedObject, sealed: string, open: string): ICredentialDataDecryptedObject {
-	openedTokens.set(credentials, { sealed, open });
+	Object.defineProperty(credentials, OPENED, { value: { sealed, open }, enumerable: false, configurable: true });
 	return credentials;
 }
 
 /** The session token to send: '' when none is stored or it was obtained with other values. */
 export function openSessionToken(credentials: ICredentialDataDecryptedObject): string {
 	const stored = typeof credentials.sessionToken === 'string' ? credentials.sessionToken : '';
-	const opened = openedTokens.get(credentials);
+	const opened = (credentials as MarkedCredentials)[OPENED];
 	if (opened !== undefined && opened.sealed === stored) return opened.open;
 	const sealed = SEAL.exec(stored);
 	if (!sealed) return stored;
