@@ -2,25 +2,24 @@
  * The creation journal: n8n's deduplication store (`this.helpers.checkProcessedAndRecord`, scope
  * 'node', mode 'entries'), written to n8n's database at once, in manual executions too, and
  * shared by every process and queue-mode worker. It is the one place that says which rows the
- * node knows: a row is known while the journal holds its claim (`claim:<key>`); the static data
- * and the process only keep its slug and prints. Forget This Row removes the claim, Forget All
- * Rows the whole list: at once, for every process and every copy of the static data.
+ * node knows: a row is known while the journal holds its claim (`claim:<key>`). Forget This Row
+ * removes the claim, Forget All Rows the whole list, at once for every process.
  *
- * n8n's store reads and rewrites a scope's whole list per call without a lock (a lost update),
- * and stores only hashes. So a row is first asked with its claim alone: there, the row is known
- * (or another's). Not there (the call wrote it), the row is contested by Fischer's timed mutual
- * exclusion: one call writes `race:<key>` with `own:<key>:<token>` (a token of this process); if
- * the race was entered already, the row is another's. Otherwise the process waits longer than
- * any one store call can take (`wait`), then reads again: a write that read the list before its
- * own has landed by then, and only the last writer still finds its token. A claim that passed
- * this check stays while two processes write (each makes one call at a time, so every later
- * write read a list that held it); a third process's write, read before the check, could bring
- * back a list without it (docs/sync-memory.md).
+ * n8n's store reads a scope's whole list, then rewrites it, per call, without a lock (a lost
+ * update), and stores only hashes. A row is first asked with its claim alone: there, the row is
+ * known. Not there (the call wrote it), the row is contested by Fischer's timed mutual exclusion:
+ * one call writes `race:<key>` with `own:<key>:<token>` (a token of this process); a row whose race
+ * was there is another's. Otherwise the process waits, then asks again: a row whose token and
+ * claim are still there is its own; one whose token is gone while the race is there is another's.
+ * Races stay on the list (a loser still checking must find them); tokens leave at the end.
  *
- * The timing bound: no call to the store (its read and its write) takes longer than the wait,
- * `MIN_WAIT_MS` or `WAIT_FACTOR` times the longest of the last `RECENT_CALLS` calls this process
- * made (at most `MAX_WAIT_MS`; a slow first call, n8n warming up, does not slow every later claim).
- * A call that takes longer can let two executions claim the same new row.
+ * The timing assumption, in one sentence: every call to the store writes less than `MIN_WAIT_MS`
+ * after it read, or the process that made it sees the call take longer. Every process waits at
+ * least `MIN_WAIT_MS` before it checks, so no write read before its token can land after its
+ * check. A process that sees one of its own calls take longer does not trust what it decided
+ * while that call ran: the rows it was contesting are `unsure` (refused, saying why), and at the
+ * end it checks again that the claims of the rows it created are there (docs/sync-memory.md).
+ * Checked by a deterministic simulation: test/unit/claimsSimulation.test.ts.
  */
 import { randomBytes } from 'crypto';
 import type { DeduplicationHelperFunctions, ICheckProcessedOptions } from 'n8n-workflow';
@@ -49,11 +48,28 @@ const CHUNK = 2_000;
 
 type Helpers = Partial<Pick<DeduplicationHelperFunctions, 'checkProcessedAndRecord' | 'removeProcessed' | 'clearAllProcessedItems'>>;
 
-/** What the journal says of a row: its claim was there before (`known`), this execution holds it (`mine`), or another execution won it (`taken`). */
-export type Standing = 'known' | 'mine' | 'taken';
+/**
+ * What the journal says of a row: its claim was there before (`known`), this process holds it
+ * (`mine`), another process won it (`taken`), or one of this process's calls took too long to
+ * trust what it decided (`unsure`: refused like `taken`, with its own reason).
+ */
+export type Standing = 'known' | 'mine' | 'taken' | 'unsure';
+
+type Waiting = { key: string; resolve: (standing: Standing) => void; reject: (error: unknown) => void };
+
+/** Where the journal's time comes from: n8n's `sleep` and the system clock in n8n, a simulated clock in test/sim. */
+export interface Clock {
+	now(): number;
+	sleep(ms: number): Promise<void>;
+	/** Uniform in [0, 1): the jitter of the check's later rounds. */
+	random(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now(), sleep: async (ms) => await sleep(ms), random: () => Math.random() };
 
 /** What the journal shares with the process's memory of the node (the registry's `Shared`). */
 export interface JournalHost {
+	readonly clock: Clock;
 	/** Runs `work` after the store calls already in line in this process (so that they do not drop each other's writes). */
 	inTurn<T>(key: string, work: () => Promise<T>): Promise<T>;
 	/** How long this process's last calls to the store took, in ms (the newest last). */
@@ -95,7 +111,13 @@ export class Journal {
 	/** Rows of this execution to be claimed without a contest (their slug is known): written at the end. */
 	private readonly toEnsure = new Set<string>();
 
-	private waiting: Array<{ key: string; resolve: (standing: Standing) => void; reject: (error: unknown) => void }> = [];
+	private waiting: Waiting[] = [];
+
+	/** How many of this process's calls took longer than `MIN_WAIT_MS` (what a contest decided while one ran is not trusted). */
+	private slowCalls = 0;
+
+	/** The longest call of this process that was too slow to trust (ms; 0: none): the reason an `unsure` row gives. */
+	slowestMs = 0;
 
 	private flushing = false;
 
@@ -122,7 +144,7 @@ export class Journal {
 	/** One call to n8n's store, in turn with this process's others, timed; once more when two executions created its row at the same moment. */
 	private async record(values: string[]): Promise<Set<string>> {
 		return await this.timing.inTurn(' journal', async () => {
-			const started = Date.now();
+			const started = this.timing.clock.now();
 			try {
 				let answer;
 				try {
@@ -132,9 +154,14 @@ export class Journal {
 				}
 				return new Set(answer.processed.map(String));
 			} finally {
+				const took = this.timing.clock.now() - started;
 				const recent = this.timing.recentCallsMs;
-				recent.push(Date.now() - started);
+				recent.push(took);
 				if (recent.length > RECENT_CALLS) recent.shift();
+				if (took >= MIN_WAIT_MS) {
+					this.slowCalls += 1;
+					this.slowestMs = Math.max(this.slowestMs, took);
+				}
 			}
 		});
 	}
@@ -148,14 +175,14 @@ export class Journal {
 	async standing(key: string): Promise<Standing> {
 		if (!this.available) return 'mine';
 		let known = this.standings.get(key);
-		if (!known || (known.settled !== undefined && known.settled !== 'mine' && Date.now() - known.at > ANSWER_MS)) {
+		if (!known || (known.settled !== undefined && known.settled !== 'mine' && this.timing.clock.now() - known.at > ANSWER_MS)) {
 			if (this.dropped !== true) this.dropped.delete(key);
-			const entry: { answer: Promise<Standing>; at: number; settled?: Standing } = { answer: Promise.resolve('taken'), at: Date.now() };
+			const entry: { answer: Promise<Standing>; at: number; settled?: Standing } = { answer: Promise.resolve('taken'), at: this.timing.clock.now() };
 			entry.answer = new Promise<Standing>((resolve, reject) => this.waiting.push({ key, resolve, reject }));
 			entry.answer.then(
 				(standing) => {
 					entry.settled = standing;
-					entry.at = Date.now();
+					entry.at = this.timing.clock.now();
 					if (standing === 'mine') this.timing.forget(key);
 				},
 				() => this.standings.delete(key),
@@ -170,6 +197,11 @@ export class Journal {
 	/** The answer for a row, when it came (undefined: not asked, or not answered yet). */
 	answered(key: string): Standing | undefined {
 		return this.standings.get(key)?.settled;
+	}
+
+	/** Whether the row was refused because a call of this process took too long to trust (`unsure`). */
+	doubted(key: string): boolean {
+		return this.answered(key) === 'unsure';
 	}
 
 	/** Before a creation: true when this process holds the row's claim. */
@@ -202,9 +234,10 @@ export class Journal {
 					const contested = batch.filter(({ key, resolve }) => (claimed.has(claimOf(key)) ? (resolve('known'), false) : true));
 					if (contested.length === 0) continue;
 					for (const { key } of contested) this.tokens.add(key);
+					const slowBefore = this.slowCalls;
 					const raced = await this.record(contested.flatMap(({ key }) => [raceOf(key), this.ownOf(key)]));
 					const open = contested.filter(({ key, resolve }) => (raced.has(raceOf(key)) ? (resolve('taken'), false) : true));
-					if (open.length > 0) void this.decide(open);
+					if (open.length > 0) void this.decide(open, slowBefore);
 				} catch (error) {
 					for (const entry of batch) entry.reject(error);
 				}
@@ -218,14 +251,16 @@ export class Journal {
 	 * Fischer's check: after the wait, a row whose token is still there (and its claim) is this
 	 * process's; one whose token is gone while the race is there is another's. A row whose token
 	 * or claim a later write dropped is written again by this read, and checked after another wait.
+	 * A call of this process slower than `MIN_WAIT_MS` since the race was entered makes the rest `unsure`.
 	 */
-	private async decide(batch: Array<{ key: string; resolve: (standing: Standing) => void; reject: (error: unknown) => void }>): Promise<void> {
+	private async decide(batch: Waiting[], slowBefore: number): Promise<void> {
 		let open = batch;
 		try {
 			for (let round = 0; round < ROUNDS && open.length > 0; round++) {
 				// Then 1–2 waits: two processes whose checks keep dropping each other's writes fall out of step.
-				await sleep(round === 0 ? this.waitMs : this.waitMs * (1 + Math.random()));
+				await this.timing.clock.sleep(round === 0 ? this.waitMs : this.waitMs * (1 + this.timing.clock.random()));
 				const there = await this.record(open.flatMap(({ key }) => [this.ownOf(key), raceOf(key), claimOf(key)]));
+				if (this.slowCalls !== slowBefore) break;
 				open = open.filter(({ key, resolve }) => {
 					const own = there.has(this.ownOf(key));
 					if (own && there.has(claimOf(key))) resolve('mine');
@@ -234,7 +269,7 @@ export class Journal {
 					return false;
 				});
 			}
-			for (const { resolve } of open) resolve('taken');
+			for (const { resolve } of open) resolve(this.slowCalls !== slowBefore ? 'unsure' : 'taken');
 		} catch (error) {
 			for (const entry of open) entry.reject(error);
 		}
@@ -247,35 +282,34 @@ export class Journal {
 
 	/**
 	 * When the last overlapping execution of the process ends: writes the claims of rows
-	 * remembered without one (checked after the wait, written again when a write dropped them),
-	 * takes the process's tokens off the list, and the claims it won but used for nothing (no
-	 * creation sent, nothing remembered). Answers are asked afresh by the next execution.
+	 * remembered without one, and checks that the rows it created still have theirs (after the
+	 * wait; written again when a write dropped them); takes the process's tokens off the list, and
+	 * the claims it won but used for nothing (no creation sent, nothing remembered) with their
+	 * races. Answers are asked afresh by the next execution. Returns how many claims were added.
 	 */
 	async settle(): Promise<number> {
 		if (!this.available) return 0;
 		await Promise.allSettled([...this.standings.values()].map(({ answer }) => answer));
 		const unused = [...this.standings].filter(([key, { settled }]) => settled === 'mine' && !this.attempted.has(key) && !this.kept.has(key)).map(([key]) => key);
-		// The races this process won are over (the claim stays): their entries leave with the tokens.
-		const won = [...this.tokens].filter((key) => this.standings.get(key)?.settled === 'mine').map(raceOf);
+		const added = this.toEnsure.size;
+		for (const key of this.attempted) if (this.dropped === true ? false : !this.dropped.has(key)) this.toEnsure.add(key);
 		this.standings.clear();
 		this.attempted.clear();
 		this.kept.clear();
 		this.dropped = new Set<string>();
 		let missing = [...this.toEnsure];
-		let written = 0;
 		for (let round = 0; round < ENSURE_ROUNDS && missing.length > 0; round++) {
 			for (let at = 0; at < missing.length; at += CHUNK) await this.record(missing.slice(at, at + CHUNK).map(claimOf));
-			written += round === 0 ? missing.length : 0;
-			await sleep(this.waitMs);
+			await this.timing.clock.sleep(this.waitMs);
 			const kept = new Set<string>();
 			for (let at = 0; at < missing.length; at += CHUNK) for (const value of await this.record(missing.slice(at, at + CHUNK).map(claimOf))) kept.add(value);
 			missing = missing.filter((key) => !kept.has(claimOf(key)));
 		}
 		this.toEnsure.clear();
-		const leaving = [...[...this.tokens].map((key) => this.ownOf(key)), ...won, ...unused.map(claimOf)];
+		const leaving = [...[...this.tokens].map((key) => this.ownOf(key)), ...unused.flatMap((key) => [claimOf(key), raceOf(key)])];
 		this.tokens.clear();
 		for (let at = 0; at < leaving.length; at += CHUNK) await this.remove(leaving.slice(at, at + CHUNK));
-		return written;
+		return added;
 	}
 
 	/** After a creation the service refused (nothing exists): the row may be created again. */

@@ -15,7 +15,8 @@
  * a secret: row keys and prints are hashes, slugs are the service's ids. A scope's key holds the
  * workflow id and the node id, so one workflow's memory is never another's.
  */
-import { Journal } from './journal';
+import type { Clock } from './journal';
+import { Journal, systemClock } from './journal';
 import { MAX_ENTRIES } from './store';
 
 export const MAX_SCOPES = 64;
@@ -40,6 +41,8 @@ export class Shared {
 
 	/** The journal's side in this process: the rows asked, contested and claimed by its executions (journal.ts). */
 	readonly journal = new Journal(this);
+
+	constructor(readonly clock: Clock = systemClock) {}
 
 	learn(key: string, entry: Learned): void {
 		this.learned.delete(key);

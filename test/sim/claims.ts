@@ -1,0 +1,307 @@
+/**
+ * A deterministic simulation of the creation journal's claims (nodes/Recruiting/memory/journal.ts)
+ * over a model of n8n's deduplication store (n8n/dist/deduplication/deduplication-helper.js):
+ * each call reads the scope's row (`findOne`), then, a while later, writes the whole list it read
+ * with its change (`update`; an `INSERT` when there was no row, which fails when another call
+ * inserted first; an update of a row deleted meanwhile changes nothing). No lock: a call that read
+ * before another's write and writes after it drops that write (a lost update), and brings back
+ * what was removed meanwhile.
+ *
+ * Time is simulated: every wait of the journal (`sleep`), every read and write of the store, is an
+ * event on one simulated clock. A seeded random generator draws each call's delays from its
+ * process's profile (so processes can be slow, and a call can stall longer than any wait) and
+ * breaks ties, so the seed alone decides the order of everything: a failing seed replays exactly
+ * (`CLAIMS_SEED=<seed> npx jest test/unit/claimsSimulation.test.ts`).
+ */
+import type { DeduplicationItemTypes, IDeduplicationOutput } from 'n8n-workflow';
+
+import type { Clock, Standing } from '../../nodes/Recruiting/memory/journal';
+import { Shared } from '../../nodes/Recruiting/memory/registry';
+
+/** mulberry32: a small seeded generator (uniform in [0, 1)). */
+export function seeded(seed: number): () => number {
+	let state = seed >>> 0;
+	return () => {
+		state = (state + 0x6d2b79f5) >>> 0;
+		let t = state;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
+interface Event {
+	at: number;
+	rank: number;
+	fire: () => void;
+}
+
+/** The simulated clock: events in time order, ties in a seeded order. */
+export class World {
+	now = 0;
+
+	readonly random: () => number;
+
+	private events: Event[] = [];
+
+	/** The store of the run (set by the scenario's runner). */
+	store?: Store;
+
+	/** Every store call's read and write, in order (for a failing seed's report). */
+	readonly trace: string[] = [];
+
+	constructor(readonly seed: number) {
+		this.random = seeded(seed);
+	}
+
+	at(delay: number, fire: () => void): void {
+		this.events.push({ at: this.now + Math.max(0, delay), rank: this.random(), fire });
+	}
+
+	/** A clock for one process (the journal's waits and its jitter come from the world). */
+	clock(): Clock {
+		return {
+			now: () => this.now,
+			sleep: async (ms: number) => await new Promise<void>((resolve) => this.at(ms, resolve)),
+			random: () => this.random(),
+		};
+	}
+
+	/** Runs until `done` settles: each step lets every pending promise run, then fires the next event. */
+	async run<T>(done: Promise<T>, limit = 200_000): Promise<T> {
+		let finished = false;
+		let failure: unknown;
+		let result: T | undefined;
+		done.then(
+			(value) => {
+				finished = true;
+				result = value;
+			},
+			(error: unknown) => {
+				finished = true;
+				failure = error;
+			},
+		);
+		for (let steps = 0; ; steps++) {
+			await new Promise<void>((resolve) => setImmediate(resolve));
+			if (finished) break;
+			if (steps > limit) throw new Error(`seed ${this.seed}: no end after ${limit} events`);
+			if (this.events.length === 0) throw new Error(`seed ${this.seed}: nothing left to happen, but the run did not end`);
+			let next = 0;
+			for (let index = 1; index < this.events.length; index++) {
+				const [a, b] = [this.events[index], this.events[next]];
+				if (a.at < b.at || (a.at === b.at && a.rank < b.rank)) next = index;
+			}
+			const [event] = this.events.splice(next, 1);
+			this.now = event.at;
+			event.fire();
+		}
+		if (failure !== undefined) throw failure;
+		return result as T;
+	}
+}
+
+/** How a process's calls behave: delays in simulated ms. */
+export interface Profile {
+	/** Before the read (the call reaches the database). */
+	toRead: () => number;
+	/** Between its read and its write. */
+	gap: () => number;
+	/** After the write, until the caller has the answer. */
+	back: () => number;
+}
+
+export const profile = (world: World, scale: number, stall?: { chance: number; ms: number }): Profile => ({
+	toRead: () => scale * (1 + 4 * world.random()),
+	gap: () => (stall && world.random() < stall.chance ? stall.ms * (0.5 + world.random()) : scale * (1 + 9 * world.random())),
+	back: () => scale * (1 + 4 * world.random()),
+});
+
+/** One scope's row of n8n's `processed_data` (undefined: no row). */
+export class Store {
+	list: string[] | undefined;
+
+	calls = 0;
+
+	/** Values a write dropped (present before it, absent after) whose call read more than `slowMs` before it wrote: the timing assumption broken. */
+	readonly droppedBySlow = new Set<string>();
+
+	constructor(
+		private readonly world: World,
+		private readonly slowMs = 200,
+	) {}
+
+	private land(list: string[], readAt: number, removing: string[] = []): void {
+		if (this.world.now - readAt >= this.slowMs && this.list) {
+			const after = new Set([...list, ...removing]);
+			for (const value of this.list) if (!after.has(value)) this.droppedBySlow.add(value);
+		}
+		this.list = list;
+	}
+
+	private step(profile: Profile, work: (read: string[] | undefined) => () => void, label: string): Promise<void> {
+		return new Promise<void>((resolve, reject) => {
+			this.calls += 1;
+			this.world.at(profile.toRead(), () => {
+				const read = this.list === undefined ? undefined : [...this.list];
+				this.world.trace.push(`${this.world.now.toFixed(1)} read  ${label}`);
+				let write: () => void;
+				try {
+					write = work(read);
+				} catch (error) {
+					reject(error);
+					return;
+				}
+				this.world.at(profile.gap(), () => {
+					this.world.trace.push(`${this.world.now.toFixed(1)} write ${label}`);
+					try {
+						write();
+					} catch (error) {
+						this.world.at(profile.back(), () => reject(error));
+						return;
+					}
+					this.world.at(profile.back(), resolve);
+				});
+			});
+		});
+	}
+
+	/** Values to follow in the trace (CLAIMS_TRACE). */
+	follow = (process.env.CLAIMS_TRACE ?? '').split(',').filter(Boolean);
+
+	private label(who: string, kind: string, values: DeduplicationItemTypes[]): string {
+		const followed = values.map(String).filter((value) => this.follow.some((key) => value.endsWith(`:${key}`) || value.includes(`:${key}:`)));
+		return `${who} ${kind} ${values.length}${followed.length ? ` [${followed.map((v) => v.replace(/:[A-Za-z0-9_-]{8}$/, ':tok')).join(' ')}]` : ''}`;
+	}
+
+	async checkProcessedAndRecord(profile: Profile, who: string, values: DeduplicationItemTypes[]): Promise<IDeduplicationOutput> {
+		const answer: IDeduplicationOutput = { new: [], processed: [] };
+		await this.step(
+			profile,
+			(read) => {
+				if (read === undefined) {
+					answer.new.push(...values);
+					const inserted = values.map(String);
+					return () => {
+						if (this.list !== undefined) throw new Error('duplicate key value violates unique constraint');
+						this.list = inserted;
+					};
+				}
+				const seen = new Set(read);
+				for (const value of values) {
+					if (seen.has(String(value))) answer.processed.push(value);
+					else {
+						answer.new.push(value);
+						read.push(String(value));
+					}
+				}
+				const readAt = this.world.now;
+				return () => {
+					if (this.list !== undefined) this.land(read, readAt);
+				};
+			},
+			this.label(who, 'record', values),
+		);
+		return answer;
+	}
+
+	async removeProcessed(profile: Profile, who: string, values: DeduplicationItemTypes[]): Promise<void> {
+		await this.step(
+			profile,
+			(read) => {
+				if (read === undefined) return () => undefined;
+				for (const value of values.map(String)) {
+					const index = read.indexOf(value);
+					if (index !== -1) read.splice(index, 1);
+				}
+				const readAt = this.world.now;
+				return () => {
+					if (this.list !== undefined) this.land(read, readAt, values.map(String));
+				};
+			},
+			this.label(who, 'remove', values),
+		);
+	}
+
+	/** One DELETE: atomic. */
+	async clearAllProcessedItems(profile: Profile, who: string): Promise<void> {
+		await new Promise<void>((resolve) =>
+			this.world.at(profile.toRead(), () => {
+				this.world.trace.push(`${this.world.now.toFixed(1)} clear ${who}`);
+				this.list = undefined;
+				this.world.at(profile.back(), resolve);
+			}),
+		);
+	}
+}
+
+/** A simulated n8n process: its own journal (its registry's `Shared`) over the one store. */
+export class Process {
+	readonly shared: Shared;
+
+	/** Killed: its next store calls never start (a call already started still lands). */
+	dead = false;
+
+	private onKill: () => void = () => undefined;
+
+	/** Settles when the process is killed. */
+	readonly killed = new Promise<void>((resolve) => (this.onKill = resolve));
+
+	kill(): void {
+		this.dead = true;
+		this.onKill();
+	}
+
+	constructor(
+		readonly name: string,
+		readonly world: World,
+		store: Store,
+		readonly speed: Profile,
+	) {
+		this.shared = new Shared(world.clock());
+		const gate = async <T>(work: () => Promise<T>): Promise<T> => {
+			if (this.dead) return await new Promise<T>(() => undefined);
+			return await work();
+		};
+		this.shared.journal.use({
+			checkProcessedAndRecord: async (values) => await gate(async () => await store.checkProcessedAndRecord(speed, name, values)),
+			removeProcessed: async (values) => await gate(async () => await store.removeProcessed(speed, name, values)),
+			clearAllProcessedItems: async () => await gate(async () => await store.clearAllProcessedItems(speed, name)),
+		});
+	}
+}
+
+/** A decision of one process on one row, with when it came. */
+export interface Decision {
+	process: string;
+	key: string;
+	standing: Standing;
+	at: number;
+}
+
+/**
+ * One execution of a process over `keys`: asks each row before its creation (`inFlight` rows at a
+ * time, as the router's concurrency), keeps the rows it won (their candidates were created), then
+ * settles as the last execution of the process does. Stops where the process is killed.
+ */
+export async function execution(process: Process, keys: string[], decisions: Decision[], inFlight = 4): Promise<void> {
+	await Promise.race([process.killed, run(process, keys, decisions, inFlight)]);
+}
+
+async function run(process: Process, keys: string[], decisions: Decision[], inFlight: number): Promise<void> {
+	let next = 0;
+	const journal = process.shared.journal;
+	await Promise.all(
+		Array.from({ length: inFlight }, async () => {
+			while (next < keys.length) {
+				const key = keys[next++];
+				const mine = await journal.claim(key);
+				if (process.dead) return;
+				decisions.push({ process: process.name, key, standing: journal.answered(key) ?? (mine ? 'mine' : 'taken'), at: process.world.now });
+				// The candidate is created (no store call), then remembered.
+				if (mine) journal.keep(key);
+			}
+		}),
+	);
+	if (!process.dead) await journal.settle();
+}
