@@ -7,8 +7,9 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { NEW_SLUG, NOT_CHECKED } from '../../nodes/Recruiting/actions/candidate/upsert/dryRun';
-import { forgetProcessMemory } from '../../nodes/Recruiting/memory/registry';
+import { ALSO_KNOWN, NEW_SLUG, NOT_CHECKED } from '../../nodes/Recruiting/actions/candidate/upsert/dryRun';
+import { accountScope } from '../../nodes/Recruiting/memory/keys';
+import { forgetProcessMemory, peekSharedMemory } from '../../nodes/Recruiting/memory/registry';
 import { Harness, deduplicator } from '../helpers/harness';
 import { ALICE, emailCredential, useSandbox } from '../helpers/sandbox';
 import { upsertParameters } from '../helpers/upsert';
@@ -156,19 +157,46 @@ describe('candidate.upsert with Dry Run: what it cannot know', () => {
 		expect(real.logged.filter((request) => request.method !== 'GET')).toEqual([]);
 	}, 60_000);
 
-	it('a node kept for previews beside the node that applies (its own node, Dry Run always on) plans from that node\'s memory', async () => {
+	it('issue 38: a dry run hands nothing to the process\'s memory of the node (a real execution beside it still claims)', async () => {
+		const credential = emailCredential(sandbox(), ALICE);
+		const harness = new Harness(credential);
+		await run(harness, [{ email: 'dry.beside.live@example.test', first: 'Liv' }]);
+		const shared = peekSharedMemory(harness.workflowId, harness.nodeId, accountScope(credential, harness.credentialId));
+		expect(shared?.journal.available).toBe(true);
+		const dry = await run(harness, [{ email: 'dry.beside.live2@example.test', first: 'Lou' }], DRY);
+		expect(dry.journalWrites).toBe(0);
+		// The journal the real executions of this process share still has n8n's store, and no execution is counted as running.
+		expect([shared?.journal.available, shared?.running]).toEqual([true, 0]);
+		expect(peekSharedMemory(harness.workflowId, harness.nodeId, accountScope(credential, harness.credentialId))).toBe(shared);
+	}, 60_000);
+
+	it('issue 38: a plan says what this node\'s real run does: a row only another node knows is planned as created, and says so', async () => {
+		const harness = new Harness(emailCredential(sandbox(), ALICE));
+		const row = { email: 'dry.other@example.test', first: 'Ida', city: 'Berlin', skills: 'SQL: 3' };
+		const filed = await run(harness, [row]);
+		Object.assign(harness, { nodeId: 'node-sheet', nodeName: 'Sheet' });
+		const planned = await run(harness, [row], DRY);
+		expect(planned.outputs[0]).toMatchObject({ dryRun: true, action: 'created', slug: NEW_SLUG, alsoKnownBy: filed.outputs[0].slug, warning: ALSO_KNOWN });
+		const real = await run(harness, [row]);
+		// The real run of this node does what the plan said (the service holds the candidate twice: why the plan warns).
+		expect(real.outputs[0].action).toBe('created');
+		Object.assign(harness, { nodeId: 'node-recruiting', nodeName: 'Recruiting' });
+	}, 60_000);
+
+	it('a node kept for previews beside the node that applies (Plan From: Other Create or Update Nodes) plans from that node\'s memory', async () => {
 		const harness = new Harness(emailCredential(sandbox(), ALICE));
 		const row = { email: 'dry.beside@example.test', first: 'Hal', city: 'Berlin', skills: 'SQL: 3' };
 		const filed = await run(harness, [row]);
 		const preview = () => Object.assign(harness, { nodeId: 'node-preview', nodeName: 'Preview' });
 		const apply = () => Object.assign(harness, { nodeId: 'node-recruiting', nodeName: 'Recruiting' });
 		preview();
-		const planned = await run(harness, [row, { ...row, city: 'Ulm' }, { ...row, email: 'dry.beside.new@example.test' }], DRY);
+		const planned = await run(harness, [row, { ...row, city: 'Ulm' }, { ...row, email: 'dry.beside.new@example.test' }], { options: { dryRun: true, planFrom: 'otherNodes' } });
 		expect(planned.outputs.map((json) => [json.action, json.slug])).toEqual([
 			['unchanged', filed.outputs[0].slug],
 			['updated', filed.outputs[0].slug],
 			['created', NEW_SLUG],
 		]);
+		expect(planned.outputs.slice(0, 2).map((json) => json.plannedFrom)).toEqual(['otherNode', 'otherNode']);
 		expect([planned.staticChanged, planned.journalWrites]).toEqual([false, 0]);
 		apply();
 		const applied = await run(harness, [{ ...row, city: 'Ulm' }]);

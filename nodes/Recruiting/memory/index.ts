@@ -19,16 +19,16 @@ import type { ICredentialDataDecryptedObject, IExecuteFunctions } from 'n8n-work
 import type { Journal } from './journal';
 import type { MatchBy } from './keys';
 import { accountScope, legacyAccountScope, legacyRowKey, normaliseKey, rowKey, stateScope } from './keys';
-import type { Shared } from './registry';
-import { sharedMemory } from './registry';
+import { peekSharedMemory, Shared, sharedMemory } from './registry';
 import type { Remembered } from './store';
-import { decodeRow, encodeRow, LegacyStore, NodeStore, normalRow } from './store';
+import { decodeRow, encodeRow, FIELD, LegacyStore, NodeStore, normalRow } from './store';
 
 export type { MatchBy } from './keys';
 export { MATCH_BY_LABEL, fingerprint, normaliseKey } from './keys';
+export { MIN_WAIT_MS } from './journal';
 export { MAX_ENTRIES, MAX_RECORDS } from './store';
 export type { Remembered } from './store';
-export { ADDED_BY_EARLIER_TRY, RETRY_MEMORY_KEY, RetryMemory, retryMemory } from './retry';
+export { ADDED_BY_EARLIER_TRY, RETRY_MEMORY_KEY, RetryMemory, readOnlyRetryMemory, retryMemory } from './retry';
 export type { CreatedBefore } from './retry';
 
 /** Where in the node's context the execution's notebook lives. */
@@ -105,6 +105,33 @@ export class CandidateMemory {
 	}
 
 	/**
+	 * The read-only door, for a dry run: what a real execution of the node would read (the saved
+	 * copy, the rows this process learned, this execution's notebook), as copies. Nothing shared is
+	 * handed anything: the process's registry is only looked at (not opened, not counted), its
+	 * journal is not given this execution's helpers, and n8n's store is never called. What the plan
+	 * remembers stays in these copies, so a row given twice is planned as a real run does it.
+	 * Whether the journal holds a row's claim cannot be read without writing it (the plan says so).
+	 */
+	static readOnly(context: IExecuteFunctions, credentials: ICredentialDataDecryptedObject, nodeId = context.getNode().id): CandidateMemory {
+		const node = context.getNode();
+		const scope = accountScope(credentials, node.credentials?.recruitingApi?.id ?? undefined);
+		const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value ?? {})) as T;
+		// A detached Shared: its journal has no helpers (no claim) and it is in no registry.
+		const shared = new Shared();
+		for (const [key, learned] of peekSharedMemory(String(context.getWorkflow().id ?? ''), nodeId, scope)?.learned ?? []) shared.learned.set(key, learned);
+		const store = new NodeStore(copy(context.getWorkflowStaticData('global')), nodeId, false);
+		const legacy = new LegacyStore(copy(nodeId === node.id ? context.getWorkflowStaticData('node') : {}), false);
+		const notebook = nodeId === node.id ? copy((context.getContext('node')[NOTEBOOK] ?? {}) as Record<string, Remembered>) : {};
+		return new CandidateMemory(shared, store, legacy, scope, legacyAccountScope(credentials), stateScope(credentials), notebook);
+	}
+
+	/** The ids of the other nodes of the workflow whose memory n8n saved (for a dry run's note on a row another node knows). */
+	static otherNodes(context: IExecuteFunctions): string[] {
+		const saved = context.getWorkflowStaticData('global')[FIELD] as Record<string, unknown> | undefined;
+		return Object.keys(saved ?? {}).filter((id) => id !== context.getNode().id);
+	}
+
+	/**
 	 * Why this execution's memory is not saved in the workflow's static data (undefined: it is, or
 	 * it is a manual execution, which n8n never saves). The execution hint's text.
 	 */
@@ -166,6 +193,15 @@ export class CandidateMemory {
 	/** Before a creation: false when the row's claim is another's (another execution creates or created it, or it is known without a slug here). */
 	async claim(key: string): Promise<boolean> {
 		return await this.journal.claim(key);
+	}
+
+	/**
+	 * Why a row's claim was refused when it was not another's: the longest of this process's
+	 * store calls, in ms, that was too slow to trust what the contest decided (undefined: refused
+	 * because it is another's, or known without a slug).
+	 */
+	doubt(key: string): number | undefined {
+		return this.journal.doubted(key) ? this.journal.slowestMs : undefined;
 	}
 
 	/** After a creation the service refused (nothing exists): the row may be created again. */

@@ -100,6 +100,9 @@ export function sharedMemory(workflowId: string, nodeId: string, scope: string):
 	return shared;
 }
 
+/** The shared memory of a workflow's node for one account when there is one, without opening it (a dry run's read-only look). */
+export const peekSharedMemory = (workflowId: string, nodeId: string, scope: string): Shared | undefined => memories.get(scopeKey(workflowId, nodeId, scope));
+
 /** How many scopes the registry holds (for tests and the benchmark). */
 export const registrySize = () => memories.size;
 

@@ -54,13 +54,17 @@ export class RetryMemory {
 	/** Whether the node has "Retry On Fail": without it nothing runs the node again, and nothing is noted. */
 	private readonly active: boolean;
 
-	constructor(private readonly context: IExecuteFunctions) {
+	/** @param readOnly a dry run's: it reads a copy of what earlier tries noted and notes nothing. */
+	constructor(
+		private readonly context: IExecuteFunctions,
+		readOnly = false,
+	) {
 		const retried = context.getNode().retryOnFail === true;
-		this.active = retried;
+		this.active = retried && !readOnly;
 		const nodeContext = retried ? context.getContext('node') : {};
 		const existing = nodeContext[RETRY_MEMORY_KEY] as Store | undefined;
-		this.store = existing ?? {};
-		if (!existing) nodeContext[RETRY_MEMORY_KEY] = this.store;
+		this.store = readOnly ? (JSON.parse(JSON.stringify(existing ?? {})) as Store) : (existing ?? {});
+		if (!existing && !readOnly) nodeContext[RETRY_MEMORY_KEY] = this.store;
 		this.run = retried ? String(context.getWorkflowDataProxy(0).$runIndex ?? 0) : '0';
 	}
 
@@ -123,4 +127,12 @@ export async function retryMemory(
 	run: { once<T>(key: string, work: () => Promise<T>): Promise<T> },
 ): Promise<RetryMemory> {
 	return await run.once('retryMemory', async () => new RetryMemory(context));
+}
+
+/** A dry run's RetryMemory (read-only), in the run's slot, so that the operation asks this one. */
+export async function readOnlyRetryMemory(
+	context: IExecuteFunctions,
+	run: { once<T>(key: string, work: () => Promise<T>): Promise<T> },
+): Promise<RetryMemory> {
+	return await run.once('retryMemory', async () => new RetryMemory(context, true));
 }

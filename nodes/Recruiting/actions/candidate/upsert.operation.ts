@@ -25,7 +25,7 @@ import type { Lead } from './upsert/outcome';
 import { leadFields, outputOf, rememberOutcome, unchangedResult } from './upsert/outcome';
 import type { Known } from './upsert/plan';
 import { planFor } from './upsert/plan';
-import { mayExistError, readState, rowKeyOf } from './upsert/refusals';
+import { mayExistError, readState, rowKeyOf, unsureError } from './upsert/refusals';
 import { isDryRun, planMemory } from './upsert/dryRun';
 
 export { description } from './upsert/description';
@@ -33,7 +33,8 @@ export { planFor } from './upsert/plan';
 
 async function memoryOf(context: IExecuteFunctions, run: RunContext): Promise<CandidateMemory> {
 	return await run.once('candidateMemory', async () => {
-		const memory = await (isDryRun(run) ? planMemory : CandidateMemory.open)(context, await run.session.getCredentials(context));
+		const credentials = await run.session.getCredentials(context);
+		const memory = isDryRun(run) ? await planMemory(context, credentials, run) : await CandidateMemory.open(context, credentials);
 		run.atEnd(async () => await memory.repair());
 		return memory;
 	});
@@ -99,7 +100,10 @@ async function createOrUpdate(
 		const result = unchangedResult(slug, plan.unchanged);
 		return outputOf(memory, lead, result, false, plan, rememberOutcome(memory, [key, ...aliases], known, input, result, plan));
 	}
-	if (slug === undefined && (uncertain.has(key) || !(await memory.claim(key)))) throw mayExistError(context, itemIndex, lead);
+	if (slug === undefined && (uncertain.has(key) || !(await memory.claim(key)))) {
+		const slowMs = uncertain.has(key) ? undefined : memory.doubt(key);
+		throw slowMs === undefined ? mayExistError(context, itemIndex, lead) : unsureError(context, itemIndex, lead, slowMs);
+	}
 	let result: IDataObject;
 	try {
 		result = await importRow(context, itemIndex, run, input, { slug, sendProfile: slug === undefined || plan.sendProfile, records: plan.records });

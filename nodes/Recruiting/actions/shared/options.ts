@@ -131,6 +131,24 @@ export const requestOptionFields: INodeProperties[] = [
 			'Whether to only show what a real run would do: every row is decided as in a real run and its output lists the requests it would send, but nothing is written to the service and nothing is remembered',
 		displayOptions: { show: { '/resource': ['candidate'], '/operation': ['upsert'] } },
 	},
+	{
+		displayName: 'Plan From',
+		name: 'planFrom',
+		type: 'options',
+		noDataExpression: true,
+		default: 'thisNode',
+		options: [
+			{ name: 'This Node', value: 'thisNode', description: "What a real run of this node would do, from this node's own memory" },
+			{
+				name: 'Other Create or Update Nodes (a Preview Node)',
+				value: 'otherNodes',
+				description: 'For a node kept only for previews beside the node that syncs: a row this node does not know is planned from the memory of the other node that knows it',
+			},
+		],
+		description:
+			"Only with Dry Run: whose memory the plan is made from. Each Create or Update node keeps its own memory, so by default a row only another node knows is planned as created (and says so).",
+		displayOptions: { show: { '/resource': ['candidate'], '/operation': ['upsert'] } },
+	},
 ];
 
 export const dateFormatOption: INodeProperties = {

@@ -17,12 +17,12 @@
  * (an earlier execution created it and its memory was not saved); n8n offers no way to read that
  * store without writing to it. A planned creation says so (`notChecked`).
  */
-import type { ContextType, ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { Remembered } from '../../../memory';
-import { CandidateMemory, retryMemory } from '../../../memory';
-import { FIELD, decodeRow, encodeRow } from '../../../memory/store';
+import type { MatchBy, Remembered } from '../../../memory';
+import { CandidateMemory, readOnlyRetryMemory } from '../../../memory';
+import { decodeRow, encodeRow } from '../../../memory/store';
 import type { ServiceResponse } from '../../../transport';
 import type { InterceptedRequest } from '../../../transport/execution';
 import type { Output, PreparedOperation, RunContext, Send } from '../../context';
@@ -50,64 +50,37 @@ export interface PlannedRequest extends IDataObject {
 /** Whether this node run is a dry run (asked by `upsert.operation.ts` for its memory): its writes are intercepted. */
 export const isDryRun = (run: RunContext): boolean => run.session.intercept !== undefined;
 
-/**
- * The node's context as the memory reads it, where every write stays in this execution: the
- * workflow's static data and the node's context are copies (`copies`, shared by the views of one
- * dry run), and n8n's deduplication helpers are absent (the memory then neither claims nor
- * releases, and decides as where n8n has none). With `nodeId`: as the node of that id sees it.
- */
-function readOnlyView(context: IExecuteFunctions, copies = new Map<string, IDataObject>(), nodeId?: string): IExecuteFunctions {
-	const copy = (name: string, read: () => IDataObject) => {
-		let found = copies.get(name);
-		if (!found) {
-			found = JSON.parse(JSON.stringify(read() ?? {})) as IDataObject;
-			copies.set(name, found);
-		}
-		return found;
-	};
-	const own: Record<string, unknown> = {
-		getWorkflowStaticData: (type: string) => copy(`static ${type}`, () => context.getWorkflowStaticData(type)),
-		getContext: (type: ContextType) => copy(`context ${type}`, () => context.getContext(type)),
-		helpers: {},
-		...(nodeId === undefined ? {} : { getNode: () => ({ ...context.getNode(), id: nodeId }) }),
-	};
-	return new Proxy(context, {
-		get(target, property) {
-			if (typeof property === 'string' && property in own) return own[property];
-			const value: unknown = Reflect.get(target, property, target);
-			return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-		},
-	});
-}
+/** Options → Plan From: whose memory a dry run plans from (a node kept only for previews plans from the node beside it). */
+export type PlanFrom = 'thisNode' | 'otherNodes';
 
 /**
- * The other nodes of the workflow whose memory n8n saved (in the workflow's static data), read as
- * this node's credential sees them: where a row is recalled when this node's memory does not know it.
- */
-async function otherMemories(context: IExecuteFunctions, copies: Map<string, IDataObject>, credentials: ICredentialDataDecryptedObject): Promise<CandidateMemory[]> {
-	const saved = readOnlyView(context, copies).getWorkflowStaticData('global')[FIELD] as IDataObject | undefined;
-	const ids = Object.keys(saved ?? {}).filter((id) => id !== context.getNode().id);
-	return await Promise.all(ids.map(async (id) => await CandidateMemory.open(readOnlyView(context, copies, id), credentials)));
-}
-
-/**
- * The dry run's memory: it recalls as a real run's does, and what the run would remember (or
- * forget) is kept for this execution only. No claim, no write to n8n's static data or store.
+ * The dry run's memory, through the read-only door of memory/ (`CandidateMemory.readOnly`): it
+ * recalls what a real run of this node recalls, and what the run would remember (or forget) is
+ * kept for this execution only. Nothing shared is touched: no claim, no write to n8n's static data
+ * or store, nothing handed to the process's memory of the node (a real execution running beside
+ * it behaves as it would alone).
  *
- * A row this node's memory does not know is recalled from another Create or Update node of the
- * workflow that knows it under the same credential: a node kept for previews (Dry Run always on,
- * such as the preview tool beside the tool that files) never remembers anything itself, and plans
- * what the node beside it would do.
+ * A row this node's memory does not know is planned as this node's real run would do it (created);
+ * where another Create or Update node of the workflow knows it, the row says so (`alsoKnownBy`).
+ * Only with Plan From: Other Create or Update Nodes (a node kept for previews, Dry Run always on,
+ * such as the preview tool beside the tool that files) is such a row planned from that memory.
  */
-export async function planMemory(context: IExecuteFunctions, credentials: ICredentialDataDecryptedObject): Promise<CandidateMemory> {
-	const copies = new Map<string, IDataObject>();
-	const base = await CandidateMemory.open(readOnlyView(context, copies), credentials);
-	const others = await otherMemories(context, copies, credentials);
+export async function planMemory(context: IExecuteFunctions, credentials: ICredentialDataDecryptedObject, run: RunContext): Promise<CandidateMemory> {
+	const base = CandidateMemory.readOnly(context, credentials);
+	const others = CandidateMemory.otherNodes(context).map((id) => CandidateMemory.readOnly(context, credentials, id));
+	const borrow = itemParameter<PlanFrom>(context, 'options.planFrom', 0, 'thisNode') === 'otherNodes';
+	const plan = await dryRunOf(context, run);
+	if (plan) plan.keyOf = (matchBy, value) => base.keyOf(matchBy, value);
 	/** Row key → the row as this dry run would have left it (undefined: forgotten). */
 	const learned = new Map<string, string | undefined>();
+	const elsewhere = (key: string) => others.map((memory) => memory.recall(key)).find((row) => row !== undefined);
 	const recall = (key: string): Remembered | undefined => {
 		if (learned.has(key)) return decodeRow(learned.get(key));
-		return base.recall(key) ?? others.map((memory) => memory.recall(key)).find((row) => row !== undefined);
+		const own = base.recall(key);
+		if (own || !plan) return own;
+		const other = elsewhere(key);
+		if (other) plan.noteElsewhere(key, other.s, borrow);
+		return borrow ? other : undefined;
 	};
 	const overrides: Partial<CandidateMemory> = {
 		recall,
@@ -123,10 +96,7 @@ export async function planMemory(context: IExecuteFunctions, credentials: ICrede
 		},
 		// Never asked: a dry run answers Forget All Rows itself (`withDryRun`).
 		clear: async () => 0,
-		repair: async () => {
-			await Promise.all(others.map(async (memory) => await memory.repair()));
-			return await base.repair();
-		},
+		repair: async () => 0,
 	};
 	return Object.assign(Object.create(base) as CandidateMemory, overrides);
 }
@@ -142,9 +112,32 @@ const isRead = (request: InterceptedRequest) => request.method === 'GET' || requ
 
 const DRY_PREFIX = 'Dry run: nothing was sent or remembered.';
 
+/** What a plan says of a row this node does not know and another Create or Update node of the workflow does. */
+export const ALSO_KNOWN =
+	'Another Create or Update node of this workflow created this candidate (slug in alsoKnownBy). Each node keeps its own memory: a real run of this node creates the candidate again. To update it from this node, map the slug to Candidate Slug; for a node kept only for previews, set Options → Plan From to the other nodes.';
+
 /** One node run's dry run: the writes each item would send. */
 class DryRun {
 	private readonly items = new Map<number, PlannedRequest[]>();
+
+	/** Rows known only to another node's memory: row key → that node's slug, and whether the plan took it. */
+	private readonly elsewhere = new Map<string, { slug: string; borrowed: boolean }>();
+
+	/** The row key of an output's lead (set by the plan's memory). */
+	keyOf: (matchBy: MatchBy, value: unknown) => string = () => '';
+
+	noteElsewhere(key: string, slug: string, borrowed: boolean): void {
+		this.elsewhere.set(key, { slug, borrowed });
+	}
+
+	/** What the plan says of a row another node knows: taken from that node (a preview node), or to be created again here. */
+	private otherNode(output: IDataObject): IDataObject {
+		const matchBy = output.matchedBy as MatchBy | undefined;
+		const field = matchBy === 'key' ? 'matchKey' : matchBy;
+		const known = field === undefined ? undefined : this.elsewhere.get(this.keyOf(matchBy!, output[field]));
+		if (!known) return {};
+		return known.borrowed ? { plannedFrom: 'otherNode' } : output.action === 'created' ? { alsoKnownBy: known.slug, warning: ALSO_KNOWN } : {};
+	}
 
 	/** Whether n8n has the deduplication store (where a real run claims creations there). */
 	constructor(private readonly claims: boolean) {}
@@ -180,7 +173,7 @@ class DryRun {
 		const said = typeof output.message === 'string' && output.message !== '' ? ` A real run: ${output.message}` : '';
 		plan.message = `${DRY_PREFIX}${said}`;
 		if (output.action === 'created' && this.claims) plan.notChecked = NOT_CHECKED;
-		return plan;
+		return { ...plan, ...this.otherNode(output) };
 	}
 }
 
@@ -199,8 +192,8 @@ async function dryRunOf(context: IExecuteFunctions, run: RunContext): Promise<Dr
 		if (context.getNodeParameter('options.dryRun', 0, false) !== true) return undefined;
 		const plan = new DryRun(typeof context.helpers.checkProcessedAndRecord === 'function');
 		run.session.intercept = (request) => plan.answer(request);
-		// Retry On Fail's memory of this node run, on a copy of the node's context: nothing was created, so a later try plans it all again.
-		await retryMemory(readOnlyView(context), run);
+		// Retry On Fail's memory of this node run, read-only: nothing was created, so a later try plans it all again.
+		await readOnlyRetryMemory(context, run);
 		return plan;
 	});
 }

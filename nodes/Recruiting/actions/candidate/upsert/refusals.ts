@@ -6,7 +6,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { CandidateMemory, MatchBy } from '../../../memory';
-import { MATCH_BY_LABEL } from '../../../memory';
+import { MATCH_BY_LABEL, MIN_WAIT_MS } from '../../../memory';
 import type { SentState, StateProblem } from '../../../memory/syncState';
 import { decodeState } from '../../../memory/syncState';
 import { itemParameter } from '../../shared/parameters';
@@ -53,8 +53,7 @@ export function readState(context: IExecuteFunctions, itemIndex: number, memory:
 	const value = itemParameter<unknown>(context, 'syncState', itemIndex, '');
 	const text = typeof value === 'string' ? value.trim() : value === undefined || value === null ? '' : undefined;
 	if (text === '') return undefined;
-	const decoded = text === undefined ? ({ problem: 'garbled' } as const) : decodeState(text, memory.stateScope, givenSlug);
-	if ('problem' in decoded) throw new NodeOperationError(context.getNode(), STATE_PROBLEMS[decoded.problem].message, { itemIndex, description: STATE_PROBLEMS[decoded.problem].description });
+	// Asked first: a state checked against an empty slug would be called another candidate's.
 	if (givenSlug === '') {
 		throw new NodeOperationError(context.getNode(), 'Sync State needs the Candidate Slug it was output with', {
 			itemIndex,
@@ -62,6 +61,8 @@ export function readState(context: IExecuteFunctions, itemIndex: number, memory:
 				'A state says what was sent to one candidate: map the "slug" written back with it to Candidate Slug, or leave Sync State empty (the node\'s memory then decides). Nothing was sent.',
 		});
 	}
+	const decoded = text === undefined ? ({ problem: 'garbled' } as const) : decodeState(text, memory.stateScope, givenSlug);
+	if ('problem' in decoded) throw new NodeOperationError(context.getNode(), STATE_PROBLEMS[decoded.problem].message, { itemIndex, description: STATE_PROBLEMS[decoded.problem].description });
 	return decoded.state;
 }
 
@@ -81,6 +82,22 @@ export function mayExistError(context: IExecuteFunctions, itemIndex: number, lea
 	});
 	error.context.refusal = MAY_EXIST_REFUSAL;
 	// With On Error: Continue, the error item says which row it is.
+	error.context.partialResult = leadFields(lead);
+	return error;
+}
+
+/** Marks a refusal of a row the journal could not decide in time (its own store calls were too slow to trust). */
+export const UNSURE_REFUSAL = "n8n's deduplication store answered too slowly to be sure no other execution created them at the same moment (nothing was sent for them)";
+
+export function unsureError(context: IExecuteFunctions, itemIndex: number, lead: Lead, slowestMs: number): NodeOperationError {
+	const error = new NodeOperationError(context.getNode(), `This row was not created: n8n's deduplication store was too slow to be sure no other execution creates it (${MATCH_BY_LABEL[lead.matchedBy]} ${String(lead.value)})`, {
+		itemIndex,
+		description: [
+			`Before it creates a candidate, the node claims the row in n8n's deduplication store and waits ${MIN_WAIT_MS} ms for any other execution's claim to land. One of this n8n process's calls to that store took ${Math.round(slowestMs)} ms, longer than that wait, so the node cannot tell whether another execution claimed this row at the same moment. Nothing was sent, so nothing is created twice.`,
+			'Run the row again (a later run decides it afresh), when n8n\'s database is less busy.',
+		].join('\n\n'),
+	});
+	error.context.refusal = UNSURE_REFUSAL;
 	error.context.partialResult = leadFields(lead);
 	return error;
 }
