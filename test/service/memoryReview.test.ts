@@ -146,6 +146,19 @@ describe('defect 8 and section 2: nothing written to the static data on a queue 
 	}, 60_000);
 });
 
+describe('issue 38: Forget All Rows on a queue worker', () => {
+	it('reports the rows it forgot (the worker holds none of them itself), and the next run creates them again', async () => {
+		const harness = new Harness(emailCredential(sandbox(), ALICE));
+		await sync(harness, rows(3, 'workerCount'));
+		forgetProcessMemory();
+		const cleared = await forgetAll(harness, { loadStaticData: false });
+		expect(cleared.outputs[0]).toMatchObject({ action: 'cleared', forgotten: 3 });
+		forgetProcessMemory();
+		const again = await sync(harness, rows(3, 'workerCount'), { loadStaticData: false });
+		expect(again.actions).toEqual(['created', 'created', 'created']);
+	}, 60_000);
+});
+
 describe('defect 9: Forget This Row while the execution that creates the row still runs', () => {
 	it('the claim does not come back: the next run creates the row again, it is not refused', async () => {
 		const harness = new Harness(emailCredential(sandbox(), ALICE));

@@ -221,6 +221,17 @@ describe('§1 the state in the rows', () => {
 	});
 });
 
+describe('issue 38: a Sync State given without its Candidate Slug', () => {
+	it('is refused with the message that says what to do (map the slug it was output with), not as another candidate\'s', async () => {
+		const harness = new Harness(emailCredential(sandbox(), ALICE));
+		const sheet = rows(1, 'stateNoSlug');
+		const first = await runRows(harness, sheet);
+		const refused = await runRows(harness, [{ ...sheet[0], state: first.outputs[0].syncState }], { syncState: '={{ $json.state }}' });
+		expect(String(refused.outputs[0].error)).toBe('Sync State needs the Candidate Slug it was output with');
+		expect(refused.writes).toEqual([]);
+	});
+});
+
 describe('§4 defects 5 to 8', () => {
 	it('defect 5: the same language written as a name in another case or as its ID is not posted again', async () => {
 		const harness = new Harness(emailCredential(sandbox(), ALICE));

@@ -15,8 +15,10 @@
  */
 import type { DeduplicationItemTypes, IDeduplicationOutput } from 'n8n-workflow';
 
-import type { Clock, Standing } from '../../nodes/Recruiting/memory/journal';
+import type { Clock } from '../../nodes/Recruiting/memory/clock';
+import type { Standing } from '../../nodes/Recruiting/memory/journal';
 import { Shared } from '../../nodes/Recruiting/memory/registry';
+import { setting, settled } from './host';
 
 /** mulberry32: a small seeded generator (uniform in [0, 1)). */
 export function seeded(seed: number): () => number {
@@ -55,7 +57,11 @@ export class World {
 	}
 
 	at(delay: number, fire: () => void): void {
-		this.events.push({ at: this.now + Math.max(0, delay), rank: this.random(), fire });
+		this.events.push({
+			at: this.now + Math.max(0, delay),
+			rank: this.random(),
+			fire,
+		});
 	}
 
 	/** A clock for one process (the journal's waits and its jitter come from the world). */
@@ -83,7 +89,7 @@ export class World {
 			},
 		);
 		for (let steps = 0; ; steps++) {
-			await new Promise<void>((resolve) => setImmediate(resolve));
+			await settled();
 			if (finished) break;
 			if (steps > limit) throw new Error(`seed ${this.seed}: no end after ${limit} events`);
 			if (this.events.length === 0) throw new Error(`seed ${this.seed}: nothing left to happen, but the run did not end`);
@@ -111,11 +117,19 @@ export interface Profile {
 	back: () => number;
 }
 
-export const profile = (world: World, scale: number, stall?: { chance: number; ms: number }): Profile => ({
-	toRead: () => scale * (1 + 4 * world.random()),
-	gap: () => (stall && world.random() < stall.chance ? stall.ms * (0.5 + world.random()) : scale * (1 + 9 * world.random())),
-	back: () => scale * (1 + 4 * world.random()),
-});
+export const profile = (world: World, scale: number, stall?: { chance: number; ms: number }, pingPong = false): Profile =>
+	pingPong
+		? // Long gaps, short turnarounds: two such processes keep landing between each other's write and next read.
+			{
+				toRead: () => scale * 0.2 * world.random(),
+				gap: () => scale * (8 + 2 * world.random()),
+				back: () => scale * 0.2 * world.random(),
+			}
+		: {
+				toRead: () => scale * (1 + 4 * world.random()),
+				gap: () => (stall && world.random() < stall.chance ? stall.ms * (0.5 + world.random()) : scale * (1 + 9 * world.random())),
+				back: () => scale * (1 + 4 * world.random()),
+			};
 
 /** One scope's row of n8n's `processed_data` (undefined: no row). */
 export class Store {
@@ -167,7 +181,7 @@ export class Store {
 	}
 
 	/** Values to follow in the trace (CLAIMS_TRACE). */
-	follow = (process.env.CLAIMS_TRACE ?? '').split(',').filter(Boolean);
+	follow = (setting('CLAIMS_TRACE') ?? '').split(',').filter(Boolean);
 
 	private label(who: string, kind: string, values: DeduplicationItemTypes[]): string {
 		const followed = values.map(String).filter((value) => this.follow.some((key) => value.endsWith(`:${key}`) || value.includes(`:${key}:`)));
@@ -297,7 +311,12 @@ async function run(process: Process, keys: string[], decisions: Decision[], inFl
 				const key = keys[next++];
 				const mine = await journal.claim(key);
 				if (process.dead) return;
-				decisions.push({ process: process.name, key, standing: journal.answered(key) ?? (mine ? 'mine' : 'taken'), at: process.world.now });
+				decisions.push({
+					process: process.name,
+					key,
+					standing: journal.answered(key) ?? (mine ? 'mine' : 'taken'),
+					at: process.world.now,
+				});
 				// The candidate is created (no store call), then remembered.
 				if (mine) journal.keep(key);
 			}

@@ -9,12 +9,13 @@
  * and CLAIMS_SEEDS=<n> runs n seeds per scenario (default 60).
  */
 import type { Decision } from '../sim/claims';
+import { print, setting } from '../sim/host';
 import { execution, Process, profile, Store, World } from '../sim/claims';
 
 interface Scenario {
 	name: string;
 	/** The processes and their speeds (simulated ms per step of a store call). */
-	processes: Array<{ scale: number; stall?: { chance: number; ms: number } }>;
+	processes: Array<{ scale: number; stall?: { chance: number; ms: number }; pingPong?: boolean }>;
 	/** Each process's rows, in the order it asks them. */
 	rows: (process: number) => string[];
 	/** Things that happen during the run (a Forget, a kill), at simulated times. */
@@ -41,7 +42,7 @@ async function simulate(seed: number, scenario: Scenario): Promise<Outcome> {
 	const world = new World(seed);
 	const store = new Store(world);
 	world.store = store;
-	const processes = scenario.processes.map((spec, index) => new Process(`p${index}`, world, store, profile(world, spec.scale, spec.stall)));
+	const processes = scenario.processes.map((spec, index) => new Process(`p${index}`, world, store, profile(world, spec.scale, spec.stall, spec.pingPong)));
 	const decisions: Decision[] = [];
 	const forgets: Array<{ key: string; from: number; to: number }> = [];
 	scenario.during?.(world, processes, forgets);
@@ -70,8 +71,8 @@ async function simulate(seed: number, scenario: Scenario): Promise<Outcome> {
 	};
 }
 
-const SEEDS = Number(process.env.CLAIMS_SEEDS ?? 60);
-const ONE = process.env.CLAIMS_SEED === undefined ? undefined : Number(process.env.CLAIMS_SEED);
+const SEEDS = Number(setting('CLAIMS_SEEDS') ?? 60);
+const ONE = setting('CLAIMS_SEED') === undefined ? undefined : Number(setting('CLAIMS_SEED'));
 const seeds = (base: number) => (ONE !== undefined ? [ONE] : Array.from({ length: SEEDS }, (_, index) => base + index));
 
 const scenarios: Scenario[] = [
@@ -82,6 +83,16 @@ const scenarios: Scenario[] = [
 		name: 'two processes on the same rows, a third writing other rows all along (lost updates)',
 		processes: [{ scale: 1 }, { scale: 1 }, { scale: 1 }],
 		rows: (p) => (p === 2 ? rows(120, 'o') : p === 0 ? rows(30) : rows(30).reverse()),
+	},
+	{
+		name: 'ping-pong: long calls with short turnarounds keep two versions of the list alive (four processes, the same rows)',
+		processes: [
+			{ scale: 1, pingPong: true },
+			{ scale: 1, pingPong: true },
+			{ scale: 3, pingPong: true },
+			{ scale: 6, pingPong: true },
+		],
+		rows: (p) => [rows(30), rows(30).reverse(), rows(30), rows(30).reverse()][p],
 	},
 	{
 		name: 'calls close to the wait (one process 15x slower: up to 150 ms between read and write)',
@@ -133,24 +144,24 @@ describe('the claims in a deterministic simulation', () => {
 				forgotDuring += outcome.forgotDuring.length;
 				total += outcome.rows;
 			}
-			process.stdout.write(`${scenario.name}: ${total} rows; refused by every process ${refused}; created twice after a write slower than every wait ${broken}; created twice after a Forget during their claims ${forgotDuring}\n`);
+			print(`${scenario.name}: ${total} rows; refused by every process ${refused}; created twice after a write slower than every wait ${broken}; created twice after a Forget during their claims ${forgotDuring}`);
 		}, 600_000);
 	}
 });
 
-if (process.env.CLAIMS_TRACE) {
+if (setting('CLAIMS_TRACE')) {
 	it('trace', async () => {
-		const scenario = scenarios[Number(process.env.CLAIMS_SCENARIO ?? 0)];
+		const scenario = scenarios[Number(setting('CLAIMS_SCENARIO') ?? 0)];
 		const world = new World(ONE!);
 		const store = new Store(world);
-		const processes = scenario.processes.map((spec, index) => new Process(`p${index}`, world, store, profile(world, spec.scale, spec.stall)));
+		const processes = scenario.processes.map((spec, index) => new Process(`p${index}`, world, store, profile(world, spec.scale, spec.stall, spec.pingPong)));
 		const decisions: Decision[] = [];
 		world.store = store;
 		scenario.during?.(world, processes, []);
 		await world.run(Promise.all(processes.map(async (p, index) => await execution(p, scenario.rows(index), decisions))));
-		const follow = process.env.CLAIMS_TRACE!.split(',');
+		const follow = setting('CLAIMS_TRACE')!.split(',');
 		const lines = [...world.trace.filter((line) => line.includes('[')), ...decisions.filter((d) => follow.includes(d.key)).map((d) => `${d.at.toFixed(1)} DECIDE ${d.process} ${d.key} ${d.standing}`)];
 		lines.sort((a, b) => parseFloat(a) - parseFloat(b));
-		process.stdout.write(lines.join('\n') + '\n');
+		print(lines.join('\n'));
 	});
 }

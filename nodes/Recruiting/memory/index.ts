@@ -201,7 +201,7 @@ export class CandidateMemory {
 	 * because it is another's, or known without a slug).
 	 */
 	doubt(key: string): number | undefined {
-		return this.journal.doubted(key) ? this.journal.slowestMs : undefined;
+		return this.journal.answered(key) === 'unsure' ? this.journal.slowestMs : undefined;
 	}
 
 	/** After a creation the service refused (nothing exists): the row may be created again. */
@@ -247,8 +247,7 @@ export class CandidateMemory {
 	/** Forgets every row of this node (all accounts): the journal's list first, at once for every process; returns how many rows the memory held. */
 	async clear(): Promise<number> {
 		for (const key of Object.keys(this.notebook)) delete this.notebook[key];
-		const count = Math.max(this.store.count, this.shared.learned.size);
-		await this.journal.clear();
+		const count = Math.max(this.store.count, this.shared.learned.size, await this.journal.clear());
 		this.own.clear();
 		this.shared.reset();
 		this.store.clear();

@@ -15,8 +15,9 @@
  * a secret: row keys and prints are hashes, slugs are the service's ids. A scope's key holds the
  * workflow id and the node id, so one workflow's memory is never another's.
  */
-import type { Clock } from './journal';
-import { Journal, systemClock } from './journal';
+import type { Clock } from './clock';
+import { systemClock } from './clock';
+import { Journal } from './journal';
 import { MAX_ENTRIES } from './store';
 
 export const MAX_SCOPES = 64;

@@ -1,0 +1,95 @@
+/**
+ * The journal's calls to n8n's deduplication store (scope 'node', mode 'entries'), one at a time
+ * per process, each timed: how long the last calls took sizes the journal's wait, spaces the next
+ * call, and says when a call was too slow to trust (journal.ts, the timing assumption).
+ */
+import type { DeduplicationHelperFunctions, ICheckProcessedOptions } from 'n8n-workflow';
+
+import type { JournalHost } from './journal';
+
+const OPTIONS: ICheckProcessedOptions = { mode: 'entries' };
+
+/** The shortest wait of every process before its check; a call of its own that takes this long is not trusted. */
+export const MIN_WAIT_MS = 200;
+
+/** Calls timed per process: the wait and the spacing follow the longest of them. */
+export const RECENT_CALLS = 20;
+
+/** Values per call when many are written at once (the store compares each value with its whole list). */
+export const CHUNK = 2_000;
+
+export type StoreHelpers = Partial<Pick<DeduplicationHelperFunctions, 'checkProcessedAndRecord' | 'removeProcessed' | 'clearAllProcessedItems' | 'getProcessedDataCount'>>;
+
+export class StoreCalls {
+	helpers: StoreHelpers = {};
+
+	/** How many calls of this process took `MIN_WAIT_MS` or longer, and the longest of them. */
+	slowCalls = 0;
+
+	slowestMs = 0;
+
+	/** When this process's last call ended. */
+	private lastEnd = 0;
+
+	constructor(private readonly timing: Pick<JournalHost, 'clock' | 'inTurn' | 'recentCallsMs'>) {}
+
+	get available(): boolean {
+		return typeof this.helpers.checkProcessedAndRecord === 'function';
+	}
+
+	get longestMs(): number {
+		return Math.max(0, ...this.timing.recentCallsMs);
+	}
+
+	/**
+	 * One call, in turn with this process's others, timed. It starts no sooner than the longest
+	 * recent call after the previous one ended: a call of another process that read before this
+	 * process's last write has landed by then, so two versions of the list do not stay alive by
+	 * landing between each other's write and next read (the simulation's ping-pong scenario).
+	 */
+	private async call<T>(work: () => Promise<T>): Promise<T> {
+		const clock = this.timing.clock;
+		return await this.timing.inTurn(' journal', async () => {
+			const pause = this.lastEnd + this.longestMs - clock.now();
+			if (pause > 0) await clock.sleep(pause);
+			const started = clock.now();
+			try {
+				return await work();
+			} finally {
+				this.lastEnd = clock.now();
+				const took = this.lastEnd - started;
+				const recent = this.timing.recentCallsMs;
+				recent.push(took);
+				if (recent.length > RECENT_CALLS) recent.shift();
+				if (took >= MIN_WAIT_MS) [this.slowCalls, this.slowestMs] = [this.slowCalls + 1, Math.max(this.slowestMs, took)];
+			}
+		});
+	}
+
+	/** Writes `values` and says which were there; once more when two executions created the list at the same moment. */
+	async record(values: string[]): Promise<Set<string>> {
+		const once = async () => await this.call(async () => await this.helpers.checkProcessedAndRecord!(values, 'node', OPTIONS));
+		const answer = await once().catch(once);
+		return new Set(answer.processed.map(String));
+	}
+
+	async remove(values: string[]): Promise<void> {
+		if (typeof this.helpers.removeProcessed !== 'function') return;
+		for (let at = 0; at < values.length; at += CHUNK) await this.call(async () => await this.helpers.removeProcessed!(values.slice(at, at + CHUNK), 'node', OPTIONS));
+	}
+
+	/**
+	 * Empties the list (one DELETE, at once for every process). Returns about how many rows it
+	 * held: every known row has two entries there (its claim and its race; tokens of executions
+	 * running at that moment count too), so that a worker that holds none of them still says.
+	 */
+	async clear(): Promise<number> {
+		const helpers = this.helpers;
+		if (typeof helpers.clearAllProcessedItems !== 'function') return 0;
+		return await this.timing.inTurn(' journal', async () => {
+			const entries = typeof helpers.getProcessedDataCount === 'function' ? await helpers.getProcessedDataCount('node', OPTIONS) : 0;
+			await helpers.clearAllProcessedItems!('node', OPTIONS);
+			return Math.floor(entries / 2);
+		});
+	}
+}
