@@ -7,7 +7,8 @@
 //   - another node's (a Code node's) static data next to the node's memory;
 //   - the two examples that keep the state in the rows: the sheet (spreadsheet-sync.json) and an
 //     n8n Data table (datatable-sync.json);
-//   - issue 31: Forget This Row and Forget All Rows run by hand, then live; Match By changed from Email to Phone.
+//   - issue 31: Forget This Row and Forget All Rows run by hand, then live; Match By changed from Email to Phone;
+//   - issue 38: a dry run by hand while the active workflow syncs new rows.
 //
 //   N8N_LINE=2 E2E_SKIP_BUILD=1 node --test --test-concurrency=1 test/e2e/sync.test.mjs
 import assert from 'node:assert/strict';
@@ -415,6 +416,62 @@ describe(`issue 25: after a restart of n8n ${line}.x`, { timeout: 10 * 60_000 },
 		log(`measured: a manual run, then a restart, then the same ${rows.length} rows live: ${JSON.stringify(outcome)}`);
 		for (const row of manualRows) assert.equal(stored(row.email).length, 1, `${row.email}: never created twice`);
 		assert.ok(outcome.every((r) => r === 'unchanged' || /may already exist/.test(r)), JSON.stringify(outcome));
+	});
+});
+
+describe(`issue 38: a dry run by hand while the active workflow syncs, in real n8n ${line}.x`, { timeout: 10 * 60_000 }, () => {
+	test('every row the live run created is claimed as without the dry run: after a restart (another process) the same rows create nothing', async () => {
+		const { rest, sandbox } = stack;
+		const rows = rowsOf('dryBeside', 40);
+		// The preview path plans other new rows and some of the live ones from the live node's memory: it writes nothing.
+		const planned = [...rowsOf('dryBesidePlan', 3), ...rows.slice(30)];
+		const credentialName = 'e2e sync dry-beside';
+		await rest.createCredential(CREDENTIAL_TYPE, credentialName, credentialData(sandbox.url, 'emailPassword'));
+		const json = syncWorkflow('dry-beside', { credentialName });
+		const live = json.nodes.find((node) => node.name === NODE);
+		json.nodes.push(
+			{ id: 'dry-beside-plan-rows', name: 'Plan rows', type: 'n8n-nodes-base.code', typeVersion: 2, position: [220, 200], parameters: { jsCode: `return ${JSON.stringify(planned)}.map((row) => ({ json: row }));` } },
+			{ ...live, id: 'dry-beside-preview', name: 'Preview', position: [660, 200], parameters: { ...live.parameters, options: { ...live.parameters.options, dryRun: true, planFrom: 'otherNodes' } } },
+		);
+		json.connections.Start = { main: [[{ node: 'Plan rows', type: 'main', index: 0 }]] };
+		json.connections['Plan rows'] = { main: [[{ node: 'Preview', type: 'main', index: 0 }]] };
+		const workflow = await rest.importWorkflow(json);
+		await rest.activateWorkflow(workflow.id);
+		const target = { workflow, path: `e2e-sync-dry-beside-${line}` };
+		// An earlier live run: n8n saved the live node's memory, which the preview plans from.
+		assert.deepEqual(results(await call(target, rowsOf('dryBesideEarlier', 2))), ['created', 'created']);
+		const count = () => rows.filter((row) => stored(row.email).length > 0).length;
+		const list = async () => (await rest.listExecutions({ workflowId: workflow.id })).results ?? [];
+		const before = new Set((await list()).map((e) => String(e.id)));
+		let liveRun;
+		let overlapped = false;
+		sandbox.setFaults({ paths: [CANDIDATE], latencyMs: 120 });
+		try {
+			const res = await fetch(`${stack.n8n.url}/webhook/${target.path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rows }) });
+			assert.equal(res.status, 200);
+			for (let tries = 0; tries < 400 && count() < 3; tries++) await sleep(50);
+			const dry = await runManually(rest, workflow.id, 'Start');
+			overlapped = count() < rows.length;
+			assert.equal(dry.status, 'success', JSON.stringify(dry.error ?? null));
+			assert.ok(out(dry, 'Preview').every((item) => item.dryRun === true), JSON.stringify(out(dry, 'Preview')));
+			for (let tries = 0; tries < 600 && !liveRun; tries++) {
+				const fresh = (await list()).find((e) => !before.has(String(e.id)) && e.mode !== 'manual');
+				if (fresh) liveRun = await rest.waitForExecution(fresh.id);
+				else await sleep(250);
+			}
+		} finally {
+			sandbox.setFaults({});
+		}
+		assert.deepEqual(results(liveRun), rows.map(() => 'created'));
+		log(`measured: the dry run ended while the live run was creating: ${overlapped}`);
+		for (const row of planned.slice(0, 3)) assert.equal(stored(row.email).length, 0, `${row.email}: the dry run created nothing`);
+
+		await restartN8n();
+		const from = stack.sandbox.requests.length;
+		const again = await call(target, rows);
+		assert.deepEqual(results(again), rows.map(() => 'unchanged'), 'each row the live run created is known in the next process');
+		assert.equal(creations(since(from)).length, 0, shown(since(from)));
+		for (const row of rows) assert.equal(stored(row.email).length, 1, row.email);
 	});
 });
 
