@@ -21,8 +21,7 @@
  */
 import { randomBytes } from 'crypto';
 
-import type { Clock } from './clock';
-import type { StoreHelpers } from './storeCalls';
+import type { StoreHelpers, StoreTiming } from './storeCalls';
 import { CHUNK, MIN_WAIT_MS, StoreCalls } from './storeCalls';
 
 export { MIN_WAIT_MS } from './storeCalls';
@@ -45,12 +44,7 @@ export type Standing = 'known' | 'mine' | 'taken' | 'unsure';
 type Waiting = { key: string; resolve: (standing: Standing) => void; reject: (error: unknown) => void };
 
 /** What the journal shares with the process's memory of the node (the registry's `Shared`). */
-export interface JournalHost {
-	readonly clock: Clock;
-	/** Runs `work` after the store calls already in line in this process (so that they do not drop each other's writes). */
-	inTurn<T>(key: string, work: () => Promise<T>): Promise<T>;
-	/** How long this process's last calls to the store took, in ms (the newest last). */
-	recentCallsMs: number[];
+export interface JournalHost extends StoreTiming {
 	/** A row whose claim was gone when asked: what the process learned of it before is void. */
 	forget(key: string): void;
 }

@@ -5,7 +5,7 @@
  */
 import type { DeduplicationHelperFunctions, ICheckProcessedOptions } from 'n8n-workflow';
 
-import type { JournalHost } from './journal';
+import type { Clock } from './clock';
 
 const OPTIONS: ICheckProcessedOptions = { mode: 'entries' };
 
@@ -20,6 +20,15 @@ export const CHUNK = 2_000;
 
 export type StoreHelpers = Partial<Pick<DeduplicationHelperFunctions, 'checkProcessedAndRecord' | 'removeProcessed' | 'clearAllProcessedItems' | 'getProcessedDataCount'>>;
 
+/** What the calls share with the process's memory of the node (the registry's `Shared`). */
+export interface StoreTiming {
+	readonly clock: Clock;
+	/** Runs `work` after the store calls already in line in this process (so that they do not drop each other's writes). */
+	inTurn<T>(key: string, work: () => Promise<T>): Promise<T>;
+	/** How long this process's last calls to the store took, in ms (the newest last). */
+	recentCallsMs: number[];
+}
+
 export class StoreCalls {
 	helpers: StoreHelpers = {};
 
@@ -31,7 +40,7 @@ export class StoreCalls {
 	/** When this process's last call ended. */
 	private lastEnd = 0;
 
-	constructor(private readonly timing: Pick<JournalHost, 'clock' | 'inTurn' | 'recentCallsMs'>) {}
+	constructor(private readonly timing: StoreTiming) {}
 
 	get available(): boolean {
 		return typeof this.helpers.checkProcessedAndRecord === 'function';
