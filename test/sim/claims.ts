@@ -17,6 +17,7 @@ import type { DeduplicationItemTypes, IDeduplicationOutput } from 'n8n-workflow'
 
 import type { Clock } from '../../nodes/Recruiting/memory/clock';
 import type { Standing } from '../../nodes/Recruiting/memory/journal';
+import { MIN_WAIT_MS } from '../../nodes/Recruiting/memory/storeCalls';
 import { Shared } from '../../nodes/Recruiting/memory/registry';
 import { setting, settled } from './host';
 
@@ -142,7 +143,7 @@ export class Store {
 
 	constructor(
 		private readonly world: World,
-		private readonly slowMs = 200,
+		private readonly slowMs = MIN_WAIT_MS,
 	) {}
 
 	private land(list: string[], readAt: number, removing: string[] = []): void {

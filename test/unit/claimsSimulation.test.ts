@@ -95,8 +95,8 @@ const scenarios: Scenario[] = [
 		rows: (p) => [rows(30), rows(30).reverse(), rows(30), rows(30).reverse()][p],
 	},
 	{
-		name: 'calls close to the wait (one process 15x slower: up to 150 ms between read and write)',
-		processes: [{ scale: 1 }, { scale: 15 }],
+		name: 'calls close to the wait (one process 80x slower: up to 800 ms between read and write)',
+		processes: [{ scale: 1 }, { scale: 80 }],
 		rows: (p) => (p === 0 ? rows(30) : rows(30).reverse()),
 	},
 	{

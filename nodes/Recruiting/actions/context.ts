@@ -108,6 +108,8 @@ export type Execute = (this: IExecuteFunctions, itemIndex: number, run: RunConte
 export interface PreparedOperation extends OperationBase {
 	prepare: Prepare;
 	execute?: undefined;
+	/** At least this many items prepared ahead of the ones in flight (default: twice the requests in flight). */
+	ahead?: number;
 }
 
 /** An entry of a resource's "Operation" dropdown. */

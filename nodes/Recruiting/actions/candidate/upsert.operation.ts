@@ -29,6 +29,13 @@ import { mayExistError, readState, rowKeyOf, unsureError } from './upsert/refusa
 import { isDryRun, planMemory } from './upsert/dryRun';
 
 export { description } from './upsert/description';
+
+/**
+ * Rows prepared ahead: preparing a row asks n8n's store about it (memory.keyOf), and a new row's
+ * claim is decided only after the journal's wait (at least 1 s, memory/journal.ts); with only
+ * twice the requests in flight ahead, a first run would create at most about ten rows a second.
+ */
+export const ahead = 100;
 export { planFor } from './upsert/plan';
 
 async function memoryOf(context: IExecuteFunctions, run: RunContext): Promise<CandidateMemory> {
