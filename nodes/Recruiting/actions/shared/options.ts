@@ -131,6 +131,16 @@ export const requestOptionFields: INodeProperties[] = [
 			'Whether to only show what a real run would do: every row is decided as in a real run and its output lists the requests it would send, but nothing is written to the service and nothing is remembered',
 		displayOptions: { show: { '/resource': ['candidate'], '/operation': ['upsert'] } },
 	},
+	{
+		// Candidate → Create or Update only (actions/candidate/upsert/plan.ts): the bulk way out for records of unknown outcome (issue 39).
+		displayName: 'Send Unknown-Outcome Records Again',
+		name: 'resendUnknownRecords',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to post again the records whose earlier post got no answer ("outcomeUnknown"). Risk: one the service did store then exists twice (it cannot remove records).',
+		displayOptions: { show: { '/resource': ['candidate'], '/operation': ['upsert'] } },
+	},
 ];
 
 export const dateFormatOption: INodeProperties = {
