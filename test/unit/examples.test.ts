@@ -4,12 +4,10 @@
  * and the spreadsheet example's notes and sheet check working as written (no path with `~`, which
  * n8n does not expand; no Code node whose thrown error n8n suffixes with "[line N]").
  */
-import fs from 'fs';
-import path from 'path';
-
 import type { INodeProperties, INodePropertyCollection } from 'n8n-workflow';
 
 import { Recruiting } from '../../nodes/Recruiting/Recruiting.node';
+import { sourcesBelow } from './nodeSources';
 
 interface ExampleNode {
 	name: string;
@@ -18,11 +16,10 @@ interface ExampleNode {
 	parameters: Record<string, unknown>;
 }
 
-const dir = path.join(__dirname, '..', '..', 'examples');
-const examples = fs
-	.readdirSync(dir)
-	.filter((file) => file.endsWith('.json'))
-	.map((file) => ({ file, workflow: JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as { nodes: ExampleNode[]; connections: Record<string, unknown> } }));
+const examples = Object.entries(sourcesBelow('examples', '.json')).map(([file, text]) => ({
+	file: file.replace(/^examples\//, ''),
+	workflow: JSON.parse(text) as { nodes: ExampleNode[]; connections: Record<string, unknown> },
+}));
 
 const description = new Recruiting().description;
 
