@@ -572,7 +572,7 @@ describe(`n8n ${line}.x editor in chromium`, { timeout: 10 * 60_000, skip }, () 
 			const recruiting = json.nodes.filter((node) => node.type.startsWith('n8n-nodes-recruiting.'));
 			assert.ok(recruiting.length > 0, file);
 			for (const node of recruiting) {
-				assert.equal(node.typeVersion, 1.1, `${file}: ${node.name}`);
+				assert.equal(node.typeVersion, 1.2, `${file}: ${node.name}`);
 				assert.equal(node.credentials.recruitingApi.name, 'Recruiting account', `${file}: ${node.name}`);
 			}
 			assert.match(json.nodes.find((node) => node.type === 'n8n-nodes-base.stickyNote').parameters.content, /### Before you run/, file);

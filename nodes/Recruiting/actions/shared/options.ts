@@ -149,6 +149,16 @@ export const requestOptionFields: INodeProperties[] = [
 			"Only with Dry Run: whose memory the plan is made from. Each Create or Update node keeps its own memory, so by default a row only another node knows is planned as created (and says so).",
 		displayOptions: { show: { '/resource': ['candidate'], '/operation': ['upsert'] } },
 	},
+	{
+		// Candidate → Create or Update only (actions/candidate/upsert/plan.ts): the bulk way out for records of unknown outcome (issue 39).
+		displayName: 'Send Unknown-Outcome Records Again',
+		name: 'resendUnknownRecords',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to post again the records whose earlier post got no answer ("outcomeUnknown"). Risk: one the service did store then exists twice (it cannot remove records).',
+		displayOptions: { show: { '/resource': ['candidate'], '/operation': ['upsert'] } },
+	},
 ];
 
 export const dateFormatOption: INodeProperties = {

@@ -136,7 +136,7 @@ class DryRun {
 		const field = matchBy === 'key' ? 'matchKey' : matchBy;
 		const known = field === undefined ? undefined : this.elsewhere.get(this.keyOf(matchBy!, output[field]));
 		if (!known) return {};
-		return known.borrowed ? { plannedFrom: 'otherNode' } : output.action === 'created' ? { alsoKnownBy: known.slug, warning: ALSO_KNOWN } : {};
+		return known.borrowed ? { plannedFrom: 'otherNode' } : output.created === true ? { alsoKnownBy: known.slug, warning: ALSO_KNOWN } : {};
 	}
 
 	/** Whether n8n has the deduplication store (where a real run claims creations there). */
@@ -172,7 +172,7 @@ class DryRun {
 		const plan: IDataObject = { dryRun: true, ...('action' in fields ? { action: fields.action } : {}), ...fields, requests };
 		const said = typeof output.message === 'string' && output.message !== '' ? ` A real run: ${output.message}` : '';
 		plan.message = `${DRY_PREFIX}${said}`;
-		if (output.action === 'created' && this.claims) plan.notChecked = NOT_CHECKED;
+		if (output.created === true && this.claims) plan.notChecked = NOT_CHECKED;
 		return { ...plan, ...this.otherNode(output) };
 	}
 }
