@@ -6,7 +6,9 @@
  *
  * Memory Action hides nothing: n8n drops the values of fields a choice hides, so switching it to a
  * forget action and back used to empty the profile and the records (issue 34, point 1). Its forget
- * actions read only the match fields; the others stay as they are.
+ * actions read only the match fields; the others stay as they are. Only notices (which hold no
+ * value) depend on it: each choice that sends nothing says what it does and to switch it back
+ * (issue 39).
  */
 import type { INodeProperties } from 'n8n-workflow';
 
