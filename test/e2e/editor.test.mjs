@@ -187,8 +187,13 @@ async function executeByHand(wf) {
 		return Array.isArray(found) ? found : (found.results ?? []);
 	};
 	const seen = new Set((await list()).map((e) => String(e.id)));
-	await page.locator('[data-test-id="execute-workflow-button"]').first().click();
-	const deadline = Date.now() + 90_000;
+	// With a Webhook beside the Manual Trigger, run from "Start" with its own button on the canvas (the main button starts the Webhook).
+	const own = page.locator('[data-test-id="execute-workflow-button-Start"]');
+	if ((await own.count()) > 0) {
+		await page.locator('[data-test-id="canvas-node"][data-node-name="Start"]').hover();
+		await own.first().click({ force: true });
+	} else await page.locator('[data-test-id="execute-workflow-button"]').first().click();
+	const deadline = Date.now() + 60_000;
 	while (Date.now() < deadline) {
 		const fresh = (await list()).find((e) => !seen.has(String(e.id)) && ['success', 'error'].includes(e.status));
 		if (fresh) {
@@ -197,6 +202,7 @@ async function executeByHand(wf) {
 		}
 		await page.waitForTimeout(500);
 	}
+	await screenshot('no-execution-ended');
 	throw new Error(`no execution of ${wf.name} ended`);
 }
 
@@ -544,7 +550,7 @@ describe(`n8n ${line}.x editor in chromium`, { timeout: 10 * 60_000, skip }, () 
 			nodes: [
 				{ parameters: {}, id: 'e2e-trigger-hand', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0] },
 				{
-					...recruitingNode('Sync by hand', { resource: 'candidate', operation: 'upsert', email: 'hand.run@example.test', additionalFields: { firstName: 'Hand' }, recordInput: 'lists', languageList: 'English: 4' }, [260, 0]),
+					...recruitingNode('Sync by hand', { resource: 'candidate', operation: 'upsert', email: 'hand.run@example.test', additionalFields: { firstName: 'Hand' }, recordInput: 'lists', languageList: 'English: 4', options: { createInManualRuns: true } }, [260, 0]),
 					typeVersion: 1.1,
 				},
 			],
@@ -811,7 +817,7 @@ describe(`n8n ${line}.x editor in chromium`, { timeout: 10 * 60_000, skip }, () 
 		await closeNode();
 		await saveUntil(wf, 'Sync chosen', (parameters) => parameters.memoryAction === 'adopt');
 		await page.waitForTimeout(500);
-		assert.match(await canvasText('Sync chosen'), /Adopts slugs, sends nothing/);
+		assert.match(await canvasText('Sync chosen'), /Adopts slugs, sends nothing · Create or Update/);
 		await screenshot('i39-1-adopt-subtitle');
 		const adopted = await executeByHand(wf);
 		assert.deepEqual(outputOf(adopted, 'Sync chosen').map((json) => [json.action, json.email, json.slug]), withSlugs.map((row) => ['adopted', row.email, row.slug]));
@@ -863,7 +869,7 @@ describe(`n8n ${line}.x editor in chromium`, { timeout: 10 * 60_000, skip }, () 
 		await page.goto(`${stack.n8n.url}/workflow/${wf.id}`);
 		await page.locator('[data-test-id="canvas-node"][data-node-name="Sync left in dry run"]').waitFor();
 		await page.waitForTimeout(500);
-		assert.match(await canvasText('Sync left in dry run'), /Dry Run: writes nothing/);
+		assert.match(await canvasText('Sync left in dry run'), /Dry Run: writes nothing · Create or Update/);
 		await screenshot('i39-2-dry-run-subtitle');
 		await openNode('Sync left in dry run');
 		await page.locator('[data-test-id="ndv"]').getByText('Turn it off to sync', { exact: false }).first().waitFor({ timeout: 15_000 });
@@ -885,7 +891,7 @@ describe(`n8n ${line}.x editor in chromium`, { timeout: 10 * 60_000, skip }, () 
 		await page.goto(`${stack.n8n.url}/workflow/${wf2.id}`);
 		await page.locator('[data-test-id="canvas-node"][data-node-name="Sync left forgetting"]').waitFor();
 		await page.waitForTimeout(500);
-		assert.match(await canvasText('Sync left forgetting'), /Forgets rows/);
+		assert.match(await canvasText('Sync left forgetting'), /Forgets rows · Create or Update/);
 		await screenshot('i39-2-forget-subtitle');
 		await stack.rest.activateWorkflow(wf2.id);
 		const forgetting = await runWebhook(stack, { workflow: wf2, path: forget.webhookPath }, { rows });
