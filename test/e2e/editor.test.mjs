@@ -187,12 +187,21 @@ async function executeByHand(wf) {
 		return Array.isArray(found) ? found : (found.results ?? []);
 	};
 	const seen = new Set((await list()).map((e) => String(e.id)));
-	// With a Webhook beside the Manual Trigger, run from "Start" with its own button on the canvas (the main button starts the Webhook).
+	// With a Webhook beside the Manual Trigger, run from "Start": its own button beside the node on the canvas (the main button starts the Webhook).
+	await page.locator('[data-test-id="canvas-node"][data-node-name="Start"]').hover();
 	const own = page.locator('[data-test-id="execute-workflow-button-Start"]');
-	if ((await own.count()) > 0) {
-		await page.locator('[data-test-id="canvas-node"][data-node-name="Start"]').hover();
-		await own.first().click({ force: true });
-	} else await page.locator('[data-test-id="execute-workflow-button"]').first().click();
+	if ((await own.count()) > 0) await own.first().dispatchEvent('click');
+	else {
+		const button = page.locator('[data-test-id="execute-workflow-button"]').first();
+		const chevron = page.locator('[aria-label="Select trigger node"]').first();
+		if ((await chevron.count()) > 0) {
+			await chevron.click();
+			await page.getByText(/^from\s*Start$/).last().click();
+			await page.waitForTimeout(500);
+			assert.match(await button.innerText(), /from\s*Start/, 'the run button starts from the manual trigger');
+		}
+		await button.click();
+	}
 	const deadline = Date.now() + 60_000;
 	while (Date.now() < deadline) {
 		const fresh = (await list()).find((e) => !seen.has(String(e.id)) && ['success', 'error'].includes(e.status));
