@@ -135,7 +135,7 @@ async function nodeClient({ url, concurrency }) {
 		for (const phase of phases) {
 			const result = await harness.run({ parameters: nodeParametersOf(phase, concurrency), items, onError: 'continueRegularOutput' });
 			if (result.error) throw new Error(`${phase}: ${result.error.message}`);
-			failed += result.items.filter((item) => item.json.error !== undefined).length;
+			failed += result.items.filter((item) => Boolean(item.json.error)).length;
 			if (phase === 'create') items = result.items.map((item) => ({ slug: item.json.slug }));
 			requests += count;
 		}
@@ -154,7 +154,7 @@ async function nodeImportClient({ url, concurrency }) {
 		const items = Array.from({ length: count }, (_, i) => rowOf(first + i));
 		const result = await harness.run({ parameters: importParametersOf(concurrency), items, onError: 'continueRegularOutput' });
 		if (result.error) throw new Error(`import: ${result.error.message}`);
-		failed += result.items.filter((item) => item.json.error !== undefined || (item.json.summary && item.json.summary.failed > 0) || item.json.profileError).length;
+		failed += result.items.filter((item) => Boolean(item.json.error) || (item.json.summary && item.json.summary.failed > 0) || item.json.profileError).length;
 		return count * PHASES.length;
 	};
 	return { runRows, failed: () => failed, close: () => undefined };

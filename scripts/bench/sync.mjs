@@ -244,7 +244,8 @@ async function runOnce(harness, sandbox, rows, concurrency, from) {
 	const outputs = result.items.map((item) => item.json);
 	const actions = {};
 	for (const json of outputs) {
-		const action = json.error !== undefined ? 'error' : String(json.action);
+		// Create or Update's rows carry `error` always (empty when everything went through).
+		const action = json.error ? 'error' : String(json.action);
 		actions[action] = (actions[action] ?? 0) + 1;
 	}
 	const store = { calls: journal.calls - journal0.calls, values: journal.values - journal0.values, ms: Math.round(journal.ms - journal0.ms) };

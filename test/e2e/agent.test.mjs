@@ -270,6 +270,8 @@ describe(`AI Agent with the Recruiting tool, a scripted model, real n8n ${line}.
 				assert.match(exchange.content, /31\.02\.2024/);
 				assert.match(exchange.content, /not a real calendar date/);
 				assert.match(exchange.content, /Accepted forms: .*DD\.MM\.YYYY/);
+				// Issue 39 trap 5: the failed row keeps its identity.
+				assert.match(exchange.content, new RegExp(`"action":"failed","matchedBy":"email","email":"${email.replace(/\./g, '\\.')}"`));
 				assert.deepEqual(writes(turn.sent), []);
 				assert.deepEqual(candidatesByEmail(email), []);
 				t.diagnostic(`the agent's answer: ${turn.answer}`);

@@ -9,10 +9,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { EXAMPLES, SYNC, batchFailures, out, parseCsv, runExample, runSpreadsheetSyncOnce, setUpSpreadsheetSync } from '../../scripts/n8n/examples.mjs';
+import { EXAMPLES, SYNC, batchFailures, out, parseCsv, runExample, runManually, runSpreadsheetSyncOnce, setUpSpreadsheetSync } from '../../scripts/n8n/examples.mjs';
 import { repoRoot } from '../../scripts/n8n/install.mjs';
 import { CREDENTIAL_TYPE, NODE_TYPE } from '../../scripts/n8n/server.mjs';
-import { builtNodeDescription, credentialData, examplesDir, startStack } from '../../scripts/n8n/stack.mjs';
+import { builtNodeDescription, credentialData, examplesDir, loadExample, startStack } from '../../scripts/n8n/stack.mjs';
 import { SEEDED_LOGIN as SANDBOX_LOGIN } from '../sandbox/index.mjs';
 
 const line = process.env.N8N_LINE || '2';
@@ -561,6 +561,19 @@ describe(`real n8n ${line}.x with n8n-nodes-recruiting`, { timeout: 10 * 60_000 
 				fs.rmSync(inside, { force: true });
 				fs.rmSync(outside, { force: true });
 			}
+		});
+
+		test('issue 39 trap 8: spreadsheet-sync.json with the sheet written as ~/.n8n-files/candidates.csv stops at "Check the sheet", saying that n8n does not expand "~", without a stray "[line N]"', async () => {
+			const json = loadExample('spreadsheet-sync.json');
+			json.name = 'e2e: sheet path with ~';
+			for (const assignment of json.nodes.find((node) => node.name === SYNC.pathsNode).parameters.assignments.assignments) assignment.value = '~/.n8n-files/candidates.csv';
+			const workflow = await stack.rest.importWorkflow(json);
+			const execution = await runManually(stack.rest, workflow.id, 'Preview the sync');
+			assert.equal(execution.status, 'error');
+			assert.equal(execution.lastNodeExecuted, 'Check the sheet');
+			const message = String(execution.runData['Check the sheet'].at(-1).error.message);
+			assert.match(message, /^No sheet at ~\/\.n8n-files\/candidates\.csv \(n8n does not expand "~": write the full path, such as \/home\/node\/\.n8n-files\/candidates\.csv\): put candidates\.csv there, or set sheetFile in the "File paths" node/);
+			assert.doesNotMatch(message, /\[line \d+/);
 		});
 
 		test('spreadsheet-batch.json: 200 rows, bad ones on the error outputs, the rest stored', async () => {

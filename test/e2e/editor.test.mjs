@@ -684,7 +684,7 @@ describe(`n8n ${line}.x editor in chromium`, { timeout: 10 * 60_000, skip }, () 
 			const recruiting = json.nodes.filter((node) => node.type.startsWith('n8n-nodes-recruiting.'));
 			assert.ok(recruiting.length > 0, file);
 			for (const node of recruiting) {
-				assert.equal(node.typeVersion, 1.1, `${file}: ${node.name}`);
+				assert.equal(node.typeVersion, 1.2, `${file}: ${node.name}`);
 				assert.equal(node.credentials.recruitingApi.name, 'Recruiting account', `${file}: ${node.name}`);
 			}
 			assert.match(json.nodes.find((node) => node.type === 'n8n-nodes-base.stickyNote').parameters.content, /### Before you run/, file);
@@ -905,5 +905,37 @@ describe(`n8n ${line}.x editor in chromium`, { timeout: 10 * 60_000, skip }, () 
 		await stack.rest.activateWorkflow(wf2.id);
 		const forgetting = await runWebhook(stack, { workflow: wf2, path: forget.webhookPath }, { rows });
 		assert.match(String(outputOf(forgetting, 'Sync left forgetting')[0].warning), /Forget Each Input Row.*every execution of the active workflow/);
+	});
+
+	test('issue 39, traps 4 and 5: a partly failed row does not say created or unchanged; a bad row keeps its e-mail', async () => {
+		await signIn();
+		const rows = [
+			{ email: 'i39.partly@example.test', first: 'Partly', languages: 'Englsh: 4' },
+			{ email: 'i39.bad.birthday@example.test', first: 'Bad', birthday: '31.02.2024', languages: 'English: 4' },
+			{ email: 'i39.good@example.test', first: 'Good', languages: 'English: 4' },
+		];
+		const sheet = sheetWorkflow('partly', 'Sync partly', rows, {
+			additionalFields: { firstName: '={{ $json.first }}', birthday: '={{ $json.birthday }}' },
+			languageList: '={{ $json.languages }}',
+			options: { createInManualRuns: true },
+		});
+		const wf = await stack.rest.importWorkflow(sheet.json);
+		await page.goto(`${stack.n8n.url}/workflow/${wf.id}`);
+		const run = await executeByHand(wf);
+		const items = outputOf(run, 'Sync partly');
+		assert.equal(items.length, 3);
+		// trap 4: the row whose language failed is created, but does not say plain "created" (nor "unchanged")
+		assert.ok(items[0].action && !['created', 'unchanged'].includes(items[0].action), `a partly failed row says ${items[0].action}`);
+		assert.ok(items[0].error, 'the partly failed row says what failed');
+		// trap 5: the bad row keeps its action and e-mail
+		assert.deepEqual([items[1].email, Boolean(items[1].action), Boolean(items[1].error)], [rows[1].email, true, true]);
+		assert.equal(items[2].action, 'created');
+		await openNode('Sync partly');
+		const panel = page.locator('[data-test-id="output-panel"]');
+		await panel.getByText(rows[1].email, { exact: false }).first().waitFor({ timeout: 15_000 });
+		await screenshot('i39-4-5-partly-failed-and-bad-rows');
+		const text = await panel.innerText();
+		assert.ok(text.includes(items[0].action), `the table shows ${items[0].action}`);
+		await closeNode();
 	});
 });

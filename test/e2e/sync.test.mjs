@@ -359,7 +359,11 @@ describe(`issue 25: the sync in real n8n ${line}.x`, { timeout: 15 * 60_000 }, (
 		assert.equal(first.status, 'success', JSON.stringify(first.error ?? null));
 		assert.deepEqual(results(first, DATATABLE.upsertNode), rows.map(() => 'created'));
 		assert.equal(out(first, 'Failed rows').length, 1);
-		assert.match(String(out(first, DATATABLE.upsertNode, 1)[0]?.error), /e-?mail/i);
+		// Issue 39: the failed row keeps its identity; on the error output n8n takes only { error }, so it sits inside it, beside the message.
+		const failed = out(first, DATATABLE.upsertNode, 1)[0]?.error;
+		assert.equal(failed?.action, 'failed', JSON.stringify(failed));
+		assert.equal(failed?.email, 'not-an-email');
+		assert.match(String(failed?.message), /e-?mail/i);
 		const table = await dataTableRows(stack.rest, sync.table);
 		assert.equal(table.length, rows.length, JSON.stringify(table));
 		for (const json of out(first, DATATABLE.upsertNode)) {

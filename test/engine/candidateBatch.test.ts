@@ -71,7 +71,8 @@ describe('mixed batch', () => {
 	it('without continue on fail the run stops with the first failing item\'s error', async () => {
 		new FakeService(bySkill);
 		const result = await run(parameters, items);
-		expect(result.error?.message).toBe('"Skill Level" must be an integer from 1 to 4 (got 7)');
+		// Issue 39: named by its row as the editor counts them, with the other rows that failed in flight.
+		expect(result.error?.message).toBe('Row 2 (item index 1): "Skill Level" must be an integer from 1 to 4 (got 7) (1 more row fails: row 5)');
 	});
 
 	it('the same holds for create: a candidate without e-mail and phone fails alone', async () => {

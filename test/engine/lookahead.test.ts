@@ -82,7 +82,7 @@ describe('preparation ahead of the requests in flight', () => {
 			skills(1),
 			items,
 		);
-		expect(result.error?.message).toBe('The service rejected the input (HTTP 422): user_slug: unknown candidate');
+		expect(result.error?.message).toBe('Row 2 (item index 1): The service rejected the input (HTTP 422): user_slug: unknown candidate');
 		expect(service.writes().map((request) => request.body?.skill_name)).toEqual(['Python', 'reject']);
 	});
 

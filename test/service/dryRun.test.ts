@@ -13,6 +13,9 @@ import { Harness, deduplicator } from '../helpers/harness';
 import { ALICE, emailCredential, useSandbox } from '../helpers/sandbox';
 import { upsertParameters } from '../helpers/upsert';
 
+/** A row refused before anything was planned (its error item: `action: failed` without a slug), else its action. */
+const labelOf = (json: IDataObject) => (json.action === 'failed' && json.slug === undefined ? 'refused' : json.action);
+
 const sandbox = useSandbox();
 const CANDIDATE = '/gin/v1/company/candidate';
 
@@ -85,7 +88,7 @@ describe('candidate.upsert with Dry Run', () => {
 	}, 60_000);
 
 	it('decides every row as a real run: each output item is a plan (dryRun: true, the action a real run takes), paired with its row', () => {
-		expect(dry.outputs.map((json) => [json.dryRun, json.action ?? 'refused'])).toEqual([
+		expect(dry.outputs.map((json) => [json.dryRun, labelOf(json)])).toEqual([
 			[true, 'unchanged'],
 			[true, 'updated'],
 			[true, 'updated'],
@@ -127,14 +130,14 @@ describe('candidate.upsert with Dry Run', () => {
 
 	it('the real run after it sends exactly the planned writes and decides the same for every row', async () => {
 		const real = await run(harness, sheet);
-		expect(real.outputs.map((json) => json.action ?? 'refused')).toEqual(dry.outputs.map((json) => json.action ?? 'refused'));
+		expect(real.outputs.map((json) => labelOf(json))).toEqual(dry.outputs.map((json) => labelOf(json)));
 		const slugOf = (index: number) => (dry.outputs[index].slug === NEW_SLUG ? real.outputs[index].slug : dry.outputs[index].slug);
 		const planned = dry.outputs.flatMap((json, index) => plannedWrites(json, slugOf(index)));
 		const sent = real.logged.filter((request) => request.method !== 'GET').map(asText);
 		expect([...sent].sort()).toEqual([...planned].sort());
 		// Once more, dry: everything is known now, nothing to send.
 		const after = await run(harness, sheet, DRY);
-		expect(after.outputs.map((json) => json.action ?? 'refused')).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged', 'refused', 'unchanged']);
+		expect(after.outputs.map((json) => labelOf(json))).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged', 'refused', 'unchanged']);
 		expect(after.logged.filter((request) => request.method !== 'GET')).toEqual([]);
 	}, 60_000);
 });

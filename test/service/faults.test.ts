@@ -34,7 +34,7 @@ describe('injected faults on candidate creation', () => {
 		expect(created).toHaveLength(rows.length - failed.length);
 		expect(new Set(created.map((candidate) => candidate.email)).size).toBe(created.length);
 		expect(sandbox().counts.faults.error503).toBeGreaterThan(0);
-		const okEmails = json.filter((entry) => entry.error === undefined).map((entry) => entry.email);
+		const okEmails = json.filter((entry) => !entry.error).map((entry) => entry.email);
 		expect(created.map((candidate) => candidate.email).sort()).toEqual([...okEmails].sort());
 	});
 

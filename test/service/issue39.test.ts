@@ -27,7 +27,7 @@ async function sync(harness: Harness, items: IDataObject[], options: { manual?: 
 	const result = await harness.run({ parameters: upsert(options.extra), items, manual: options.manual, onError: 'continueRegularOutput' });
 	const outputs = result.items.map((item) => item.json);
 	const hints = (result.run.data.resultData.runData.Recruiting[0].hints ?? []).map((hint) => hint.message);
-	const actions = outputs.map((json) => (json.error === undefined ? json.action : /may already exist/.test(String(json.error)) ? 'refused' : `error: ${String(json.error)}`));
+	const actions = outputs.map((json) => (!json.error ? json.action : /may already exist/.test(String(json.error)) ? 'refused' : `error: ${String(json.error)}`));
 	return { result, outputs, hints, actions, writes: writesSince(sandbox(), from) };
 }
 

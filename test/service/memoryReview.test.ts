@@ -33,7 +33,7 @@ async function sync(harness: Harness, items: IDataObject[], options: SyncOptions
 	const result = await harness.run({ parameters: upsert(options.extra), items, manual: options.manual, loadStaticData: options.loadStaticData, onError: 'continueRegularOutput' });
 	const outputs = result.items.map((item) => item.json);
 	const writes = writesSince(sandbox(), from);
-	return { result, outputs, writes, actions: outputs.map((json) => (json.error === undefined ? json.action : /may already exist/.test(String(json.error)) ? 'refused' : `error: ${String(json.error)}`)) };
+	return { result, outputs, writes, actions: outputs.map((json) => (!json.error ? json.action : /may already exist/.test(String(json.error)) ? 'refused' : `error: ${String(json.error)}`)) };
 }
 
 const forgetAll = async (harness: Harness, options: SyncOptions = {}) => await sync(harness, [{}], { ...options, extra: { memoryAction: 'clearAll' } });

@@ -48,7 +48,7 @@ describe('defect 10: a row whose only change is an emptied field sends nothing',
 		const emptied = await runRows(harness, [{ ...row, city: '' }]);
 		expect(emptied.writes).toEqual([]);
 		expect(emptied.outputs[0]).toMatchObject({ action: 'unchanged', profileUpdated: false, notCleared: ['city'] });
-		expect(emptied.outputs[0]).not.toHaveProperty('error');
+		expect(emptied.outputs[0].error).toBe('');
 		// Through the row's state too (a node without this memory).
 		const stated = { ...row, city: '', slug: first.outputs[0].slug, state: first.outputs[0].syncState };
 		const fresh = await runRows(new Harness(emailCredential(sandbox(), ALICE)), [stated], fromRow);
@@ -79,7 +79,9 @@ describe('defect 2: the Sync State names the candidate it was output for', () =>
 		const refused = await runRows(new Harness(emailCredential(sandbox(), ALICE)), [moved], fromRow);
 		expect(refused.writes).toEqual([]);
 		expect(refused.outputs[0].error).toBe('Sync State belongs to another candidate than Candidate Slug');
-		expect((refused.result.items[0].error as { description?: string }).description).toMatch(/leave Sync State empty for this row once/);
+		// Issue 39: the error item keeps the row's identity, its description beside it.
+		expect(refused.outputs[0]).toMatchObject({ action: 'failed', matchedBy: 'email' });
+		expect(refused.outputs[0].errorDescription).toMatch(/leave Sync State empty for this row once/);
 		// The way out the message gives: the state emptied, everything of the row goes to the given candidate.
 		const sent = await runRows(new Harness(emailCredential(sandbox(), ALICE)), [{ ...moved, state: '' }], fromRow);
 		expect(sent.writes).toEqual([`PUT ${CANDIDATE}`, `POST ${CANDIDATE}/it-skill`]);
@@ -115,7 +117,7 @@ describe('issue 34: a refused row has a way out that creates no duplicate; hand 
 		const from = sandbox().requests.length;
 		const stopped = await harness.run({ parameters: upsert(), items: sheet });
 		expect(writesSince(sandbox(), from)).toEqual([]);
-		expect(stopped.error?.message).toBe(`This row's candidate may already exist, and n8n has no slug for it (Email ${String(sheet[0].email)})`);
+		expect(stopped.error?.message).toBe(`Row 1 (item index 0): This row's candidate may already exist, and n8n has no slug for it (Email ${String(sheet[0].email)})`);
 		const description = String(stopped.error?.description);
 		// Issue 39: the way out is adopting the slugs in bulk; forgetting only for a candidate deleted in the service.
 		expect(description).toMatch(/the output of the execution that created them lists each row's "slug"/);

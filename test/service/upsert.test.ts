@@ -244,12 +244,12 @@ describe('candidate.upsert: a language name that matches nothing (issue 27, item
 		const harness = new Harness(emailCredential(sandbox(), ALICE));
 		const sheet = klingon('klingon.report');
 		const { outputs, writes } = await runRows(harness, sheet, withLanguages());
-		expect(outputs[0]).toMatchObject({ action: 'created', summary: { records: 2, added: 1, failed: 1 } });
+		expect(outputs[0]).toMatchObject({ action: 'partly created', summary: { records: 2, added: 1, failed: 1 } });
 		expect(outputs[0].message).toMatch(/Failed: language 1 \("Klingon"\): "Language": no language is named "Klingon"\. Closest: /);
 		expect(count(writes, `POST ${CANDIDATE}/language`)).toBe(0);
 		expect(stored(sheet[0].email)).toHaveLength(1);
 		const again = await runRows(harness, sheet, withLanguages());
 		expect(again.writes).toEqual([]);
-		expect(again.outputs[0]).toMatchObject({ slug: outputs[0].slug, action: 'unchanged', summary: { failed: 1 } });
+		expect(again.outputs[0]).toMatchObject({ slug: outputs[0].slug, action: 'failed', summary: { failed: 1 } });
 	}, 60_000);
 });

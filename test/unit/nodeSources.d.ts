@@ -1,2 +1,2 @@
-/** Every .ts file below `folder` (relative to the repository), keyed by its repository path. */
-export function sourcesBelow(folder: string): Record<string, string>;
+/** Every file ending in `extension` (default .ts) below `folder` (relative to the repository), keyed by its repository path. */
+export function sourcesBelow(folder: string, extension?: string): Record<string, string>;

@@ -6,14 +6,14 @@ const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '../..');
 
-/** Every .ts file below `folder` (relative to the repository), keyed by its path relative to the repository, with `/`. */
-function sourcesBelow(folder) {
+/** Every file ending in `extension` (default .ts) below `folder` (relative to the repository), keyed by its path relative to the repository, with `/`. */
+function sourcesBelow(folder, extension = '.ts') {
 	const found = {};
 	const walk = (directory) => {
 		for (const entry of fs.readdirSync(path.join(ROOT, directory), { withFileTypes: true })) {
 			const relative = path.posix.join(directory, entry.name);
 			if (entry.isDirectory()) walk(relative);
-			else if (entry.name.endsWith('.ts')) found[relative] = fs.readFileSync(path.join(ROOT, relative), 'utf8');
+			else if (entry.name.endsWith(extension)) found[relative] = fs.readFileSync(path.join(ROOT, relative), 'utf8');
 		}
 	};
 	walk(folder);

@@ -251,10 +251,10 @@ describe('issue 34: the editor path', () => {
 			expect(order.slice(0, 5)).toEqual(['matchBy', 'matchKey', 'email', 'phone', 'additionalFields']);
 			expect(at('recordInput')).toBeGreaterThan(at('additionalFields'));
 			expect(at('earlierRunNotice')).toBeGreaterThan(at('languageList'));
-			expect(order.slice(at('earlierRunNotice'))).toEqual(['earlierRunNotice', 'candidateSlug', 'syncState', 'memoryAction', 'adoptNotice', 'forgetNotice', 'clearAllNotice', 'dryRunNotice', 'options', 'options']);
+			expect(order.slice(at('earlierRunNotice'))).toEqual(['earlierRunNotice', 'candidateSlug', 'syncState', 'memoryAction', 'adoptNotice', 'forgetNotice', 'clearAllNotice', 'dryRunNotice', 'outputNotice', 'options', 'options']);
 			const section = upsert.find((property) => property.name === 'earlierRunNotice')!;
 			expect(section.displayName.split(/[.!?](\s|$)/).filter((part) => part.trim().length > 1)).toHaveLength(1);
-			expect(upsert.filter((property) => property.type === 'notice').map((property) => property.name)).toEqual(['earlierRunNotice', 'adoptNotice', 'forgetNotice', 'clearAllNotice', 'dryRunNotice']);
+			expect(upsert.filter((property) => property.type === 'notice').map((property) => property.name)).toEqual(['earlierRunNotice', 'adoptNotice', 'forgetNotice', 'clearAllNotice', 'dryRunNotice', 'outputNotice']);
 		});
 
 		it("Memory Action's default is not labelled like the operation, and switching it hides (so drops) nothing", () => {

@@ -82,6 +82,12 @@ export type Send = () => Promise<Output>;
 interface OperationBase {
 	description: INodeProperties[];
 	/**
+	 * Checks one item's input without sending or remembering anything (throws what its preparation
+	 * would throw for bad input): when Stop Workflow stops the run, the router checks the items it
+	 * did not reach, so that its error names every row that fails the same way.
+	 */
+	check?: (this: IExecuteFunctions, itemIndex: number) => void;
+	/**
 	 * The output is itself a secret the user asked for (API key values, Log In's token): the
 	 * router does not redact it. Every other output passes through the transport's redaction.
 	 */

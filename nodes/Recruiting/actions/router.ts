@@ -115,6 +115,10 @@ interface Job {
 	errorOutput: boolean;
 	results: INodeExecutionData[][];
 	failures: Map<number, NodeError>;
+	/** How many items were started (the others were not reached when the run stopped). */
+	started: number;
+	/** Items not reached when the run stopped whose input fails the operation's check (`check`). */
+	checked: Map<number, NodeError>;
 }
 
 const halted = (job: Job): boolean => job.run.session.stopped || job.signal?.aborted === true;
@@ -168,6 +172,7 @@ async function dispatch(job: Job, lookahead: Lookahead<Send>): Promise<void> {
 				controller.release();
 				break;
 			}
+			job.started = index + 1;
 			const item: Promise<void> = runItem(job, lookahead, index).finally(() => {
 				controller.release();
 				running.delete(item);
@@ -180,6 +185,57 @@ async function dispatch(job: Job, lookahead: Lookahead<Send>): Promise<void> {
 	}
 }
 
+/** A row as the editor counts them (from 1), with n8n's item index (from 0) beside it. */
+export const rowName = (itemIndex: number): string => `row ${itemIndex + 1} (item index ${itemIndex})`;
+
+/**
+ * The first failure named by its row (when the run has more than one), and the other rows that
+ * failed on their own before the run stopped (not those only refused for it, nor those counted
+ * under a refusal of their own): in the message how many and which, in the description each
+ * with its reason.
+ */
+function namingRows(error: NodeError, first: number, job: Job, causes: number[]): NodeError {
+	if (job.count <= 1) return error;
+	const failed = new Map([...causes.filter((index) => typeof job.failures.get(index)?.context.refusal !== 'string').map((index) => [index, job.failures.get(index)!] as const), ...job.checked]);
+	failed.delete(first);
+	const others = [...failed.keys()].sort((a, b) => a - b);
+	const shown = others.slice(0, ROWS_IN_MESSAGE).map((index) => `row ${index + 1}`);
+	if (others.length > ROWS_IN_MESSAGE) shown.push('…');
+	const also = others.length > 0 ? ` (${others.length} more ${others.length === 1 ? 'row fails' : 'rows fail'}: ${shown.join(', ')})` : '';
+	error.message = `Row ${first + 1} (item index ${first}): ${error.message}${also}`;
+	if (others.length > 0) {
+		const listed = others.map((index) => `${rowName(index)}: ${failed.get(index)!.message}`);
+		const checked = job.checked.size > 0 ? `; the rows after it were checked (up to ${CHECK_LIMIT}) and nothing was sent for them` : '';
+		error.description = [error.description, `Also failing (rows in flight when the run stopped${checked}): ${listed.join('; ')}.`].filter(Boolean).join('\n\n');
+	}
+	return error;
+}
+
+/** Rows the message names beside the first failure (the description lists them all). */
+const ROWS_IN_MESSAGE = 5;
+
+/** How many of the rows a stopped run did not reach are checked for bad input. */
+const CHECK_LIMIT = 1000;
+
+/**
+ * When the run stopped on a failure (Stop Workflow): the items it did not reach are checked
+ * (the operation's `check`: their input only, nothing is sent or remembered), so that the run's
+ * error names every row with bad input, not the first alone.
+ */
+async function checkUnreached(job: Job): Promise<void> {
+	const { module, context } = job;
+	if (module.check === undefined || job.signal?.aborted === true) return;
+	const secrets = await job.run.session.secrets();
+	const end = Math.min(job.count, job.started + CHECK_LIMIT);
+	for (let index = job.started; index < end; index++) {
+		try {
+			module.check.call(context, index);
+		} catch (error) {
+			job.checked.set(index, asNodeError(context, error, index, secrets));
+		}
+	}
+}
+
 /** The run's error, if it stopped: the first failing item's (by item order), or the cancellation. */
 function stopError(job: Job): NodeError | undefined {
 	const { failures } = job;
@@ -187,7 +243,7 @@ function stopError(job: Job): NodeError | undefined {
 		// Items that were refused only because the run was stopping are not the cause.
 		const causes = [...failures.keys()].filter((index) => !notSentStopping(failures.get(index)));
 		const first = Math.min(...(causes.length > 0 ? causes : [...failures.keys()]));
-		return stoppingError(failures.get(first)!, job.run, failures);
+		return namingRows(stoppingError(failures.get(first)!, job.run, failures), first, job, causes);
 	}
 	if (job.signal?.aborted) return stoppingError(new NodeOperationError(job.context.getNode(), 'The execution was cancelled'), job.run, failures);
 	return undefined;
@@ -238,6 +294,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		errorOutput: this.getNode().onError === 'continueErrorOutput',
 		results: new Array(count),
 		failures: new Map(),
+		started: 0,
+		checked: new Map(),
 	};
 	await job.run.resumePace(this);
 	const lookahead = lookaheadOf(job);
@@ -247,6 +305,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		await lookahead.close();
 	}
 	await job.run.finish();
+	if (job.failures.size > 0) await checkUnreached(job);
 	const error = stopError(job);
 	if (error) throw error;
 	return [job.results.flat()];

@@ -4,6 +4,7 @@ import * as importOperation from './import.operation';
 import * as update from './update.operation';
 import * as upsert from './upsert.operation';
 import { withDryRun } from './upsert/dryRun';
+import { keepingIdentity } from './upsert/refusals';
 
 export const resource: ResourceDefinition = {
 	option: {
@@ -48,7 +49,7 @@ export const resource: ResourceDefinition = {
 				action: 'Create or update a candidate from a row',
 				description: 'Create a new record, or update the current one if it already exists (upsert)',
 			},
-			module: withDryRun(upsert),
+			module: withDryRun(keepingIdentity(upsert)),
 		},
 	],
 };

@@ -25,7 +25,7 @@ import { itemParameter } from '../shared/parameters';
 import type { ImportInput } from './import.operation';
 import { failOnInvalidRecords, importRow, readImport, resolveRecordNames } from './import.operation';
 import type { Lead } from './upsert/outcome';
-import { leadFields, outputOf, rememberOutcome, unchangedResult } from './upsert/outcome';
+import { failedFields, outputOf, rememberOutcome, unchangedResult } from './upsert/outcome';
 import { adoptRow, clearAllRows, forgetRow, heldInManualRun, hintMode, MANUAL_HOLD_HINT, notSentResult } from './upsert/memoryActions';
 import type { Known } from './upsert/plan';
 import { planFor } from './upsert/plan';
@@ -95,11 +95,11 @@ async function createOrUpdate(
 	if (input.failOnRecordError) failOnInvalidRecords(context, itemIndex, input.planned);
 	const known = knownOf(memory, key, input, given);
 	const slug = input.givenSlug || known?.s;
-	const plan = planFor(input, known, written);
+	const plan = planFor(input, known, written, itemParameter(context, 'options.resendUnknownRecords', itemIndex, false) === true);
 	const uncertain = await uncertainCreations(run);
 	if (slug !== undefined && !plan.sendProfile && plan.records.length === 0) {
 		const result = unchangedResult(slug, plan.unchanged);
-		return outputOf(memory, lead, result, false, plan, rememberOutcome(memory, [key, ...aliases], known, input, result, plan));
+		return outputOf(memory, lead, result, false, plan, rememberOutcome(memory, [key, ...aliases], known, input, result, plan), known);
 	}
 	if (heldInManualRun(context, itemIndex, run, { slug, given, plan })) return notSentResult(lead, slug, plan);
 	if (slug === undefined && (uncertain.has(key) || !(await memory.claim(key)))) throw mayExistError(context, itemIndex, lead);
@@ -114,17 +114,17 @@ async function createOrUpdate(
 		const partial = nodeError.context.partialResult as IDataObject | undefined;
 		if (partial?.slug) {
 			const state = rememberOutcome(memory, [key, ...aliases], known, input, partial, plan);
-			nodeError.context.partialResult = outputOf(memory, lead, partial, slug === undefined, plan, state);
+			nodeError.context.partialResult = outputOf(memory, lead, partial, slug === undefined, plan, state, known);
 		} else {
 			if (slug === undefined && nodeError.context.mayExist === true) uncertain.add(key);
 			// Refused before anything was created: the row may be created in a later run.
 			else if (slug === undefined) await memory.unclaim(key);
-			nodeError.context.partialResult ??= leadFields(lead);
+			nodeError.context.partialResult ??= failedFields(lead);
 		}
 		throw nodeError;
 	}
 	const state = rememberOutcome(memory, [key, ...aliases], known, input, result, plan);
-	return outputOf(memory, lead, { ...result, summary: { ...(result.summary as IDataObject), unchanged: plan.unchanged } }, slug === undefined, plan, state);
+	return outputOf(memory, lead, { ...result, summary: { ...(result.summary as IDataObject), unchanged: plan.unchanged } }, slug === undefined, plan, state, known);
 }
 
 /** Reads and checks the row (and its key); what the memory knows of it is asked when it is sent. */

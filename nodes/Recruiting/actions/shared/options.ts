@@ -145,6 +145,16 @@ export const requestOptionFields: INodeProperties[] = [
 		hint: 'On: after an n8n restart, production refuses the rows this run created ("may already exist") until you adopt their slugs (Memory Action → Adopt Given Slugs)',
 		displayOptions: { show: { '/resource': ['candidate'], '/operation': ['upsert'] } },
 	},
+	{
+		// Candidate → Create or Update only (actions/candidate/upsert/plan.ts): the bulk way out for records of unknown outcome (issue 39).
+		displayName: 'Send Unknown-Outcome Records Again',
+		name: 'resendUnknownRecords',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to post again the records whose earlier post got no answer ("outcomeUnknown"). Risk: one the service did store then exists twice (it cannot remove records).',
+		displayOptions: { show: { '/resource': ['candidate'], '/operation': ['upsert'] } },
+	},
 ];
 
 export const dateFormatOption: INodeProperties = {

@@ -13,6 +13,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { importParameters } from '../import/description';
+import { outputNotice } from './outcome';
 
 const show = { resource: ['candidate'], operation: ['upsert'] };
 
@@ -136,7 +137,7 @@ function ordered(): INodeProperties[] {
 		"The \"slug\" of this row's earlier output. Empty: the remembered candidate, or a new one. Given alone: use that candidate (Source and Employee are not sent).",
 	);
 	const options = rest.pop()!;
-	return [matchBy, matchKey, ...rest, earlierRun, slug, syncState, memoryAction, ...modeNotices, dryRunNotice, options];
+	return [matchBy, matchKey, ...rest, earlierRun, slug, syncState, memoryAction, ...modeNotices, dryRunNotice, outputNotice, options];
 }
 
 export const description: INodeProperties[] = ordered();

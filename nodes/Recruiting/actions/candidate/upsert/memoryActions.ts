@@ -72,6 +72,7 @@ export async function adoptRow(context: IExecuteFunctions, itemIndex: number, ru
 		return {
 			action: 'notAdopted',
 			...leadFields(row.lead),
+			error: '',
 			...warningOf(context, 'adopt'),
 			message: 'No Candidate Slug for this row: nothing adopted. Map Candidate Slug to the "slug" of the output of the execution that created this row.',
 		};
@@ -84,6 +85,7 @@ export async function adoptRow(context: IExecuteFunctions, itemIndex: number, ru
 	return {
 		action: 'adopted',
 		...leadFields(row.lead),
+			error: '',
 		slug,
 		syncState: encodeState(memory.stateScope, entry, slug),
 		...warningOf(context, 'adopt'),
@@ -98,7 +100,7 @@ export async function forgetRow(context: IExecuteFunctions, memory: CandidateMem
 	const message = known
 		? `Forgotten${slug ? `: candidate ${slug}` : ''}. Nothing was sent: the candidate still exists in the service unless you deleted it there, and the next Sync Rows run creates this row again (a duplicate if it exists).`
 		: 'This node did not know this row: nothing forgotten.';
-	return { action: 'forgotten', ...leadFields(row.lead), ...(slug ? { slug } : {}), known, ...warningOf(context, 'forget'), message };
+	return { action: 'forgotten', ...leadFields(row.lead), error: '', ...(slug ? { slug } : {}), known, ...warningOf(context, 'forget'), message };
 }
 
 /** Forget All Rows: one output item for the whole run (paired with the first input item), however many rows came in. */
@@ -137,6 +139,7 @@ export function notSentResult(lead: Lead, slug: string | undefined, plan: Plan):
 	return {
 		action: 'notSent',
 		...leadFields(lead),
+		error: '',
 		...(slug === undefined ? {} : { slug }),
 		message: `Not sent in a manual run: ${wouldSend.join(', ')}. n8n never saves what a manual run learns, so a manual run creates nothing and adds no record unless Options → Create in Manual Runs is on; the next production run sends it.`,
 		wouldSend,

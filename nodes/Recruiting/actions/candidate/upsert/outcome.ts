@@ -4,7 +4,7 @@
  * whenever something did not go through), then the candidate and its state, then Import's fields.
  */
 import { omit } from 'lodash';
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { CandidateMemory, MatchBy } from '../../../memory';
 import type { SentState } from '../../../memory/syncState';
@@ -13,9 +13,23 @@ import type { CandidateField } from '../../shared/candidateProfile';
 import { candidateWireName } from '../../shared/candidateProfile';
 import type { ImportInput, RecordResult } from '../import.operation';
 import { profileUpdateOf } from '../import.operation';
+import { quote } from '../../../referenceData/names';
 import { describeRecord } from '../import/plan';
 import type { Known, Plan } from './plan';
 import { PROFILE_LABELS, PROFILE_ORDER } from './plan';
+
+/** Above Options: what each output row's `action` says (issue 39: a sheet filters on it). */
+export const outputNotice: INodeProperties = {
+	displayName:
+		'Each output row starts with "action": created, updated or unchanged when everything went through; partly created, partly updated or failed when something did not, named in "error" (the next column).',
+	name: 'outputNotice',
+	type: 'notice',
+	default: '',
+	displayOptions: { show: { resource: ['candidate'], operation: ['upsert'] } },
+};
+
+/** The label of the option that posts records of unknown outcome again (shared/options.ts). */
+export const RESEND_UNKNOWN_LABEL = 'Send Unknown-Outcome Records Again';
 
 /** The output's first fields: how the row was matched and by what value, as the row gave it. */
 export interface Lead {
@@ -50,9 +64,11 @@ export function rememberOutcome(memory: CandidateMemory, keys: string[], known: 
 			.map((record) => print(record.kind.type, record.body!));
 	const added = printsOf((done) => done.ok, recordPrint);
 	const unknown = printsOf((done) => !done.ok && done.outcomeUnknown === true, unknownPrint);
+	// A record of unknown outcome sent again and added: no longer unknown.
+	const settled = new Set(plan.resent.filter((record) => record.body && added.includes(recordPrint(record.kind.type, record.body))).map((record) => unknownPrint(record.kind.type, record.body!)));
 	const outcome = profileOutcome(input, result, result.created === true, plan);
 	let p = known?.p;
-	let prints = known?.r ?? [];
+	let prints = (known?.r ?? []).filter((print) => !settled.has(print));
 	if (outcome !== 'kept') {
 		prints = withoutBlock(prints, known?.p, PROFILE_ORDER);
 		p = outcome === 'sent' ? plan.profile : undefined;
@@ -63,11 +79,19 @@ export function rememberOutcome(memory: CandidateMemory, keys: string[], known: 
 	return entry;
 }
 
-/** Created, updated (something reached the service) or unchanged (nothing did: nothing new, only invalid records, or refused). */
-function actionOf(result: IDataObject, created: boolean): string {
-	if (created) return 'created';
+/**
+ * The row's `action`, one value a sheet can filter on: `created`, `updated` or `unchanged` when
+ * everything went through (or nothing was to be sent); when something did not (`failures`):
+ * `partly created` (the candidate was created), `partly updated` (something else reached the
+ * service) or `failed` (nothing did). A row that fails as a whole is `failed` too (`failedFields`).
+ */
+export const ACTIONS = ['created', 'updated', 'unchanged', 'partly created', 'partly updated', 'failed'] as const;
+
+function actionOf(result: IDataObject, created: boolean, failures: string[]): string {
 	const added = ((result.records as RecordResult[] | undefined) ?? []).some((record) => record.ok);
-	return result.profileUpdated === true || added ? 'updated' : 'unchanged';
+	const reached = result.profileUpdated === true || added;
+	if (failures.length === 0) return created ? 'created' : reached ? 'updated' : 'unchanged';
+	return created ? 'partly created' : reached ? 'partly updated' : 'failed';
 }
 
 /** Everything of the row that did not go through: the profile update, each failed record, each record whose earlier outcome is unknown. */
@@ -80,30 +104,77 @@ function failuresOf(result: IDataObject, plan: Plan): string[] {
 	return [
 		...(result.profileError !== undefined ? [`profile update: ${result.profileError as string}`] : []),
 		...results.filter((done) => !done.ok).map((done) => `${described(done)}: ${(done.error as string | undefined) ?? 'failed'}`),
-		...plan.outcomeUnknown.map((record) => `${describeRecord(record)}: an earlier post got no answer (it may have been added), not sent again`),
+		...plan.outcomeUnknown.map(
+			(record) => `${describeRecord(record)}: an earlier post got no answer (it may have been added), not sent again (Options → ${RESEND_UNKNOWN_LABEL} sends it, at the risk of a second copy)`,
+		),
 	];
 }
 
-/** The row's one-sentence result, then what the node could not do. */
-function messageOf(action: string, result: IDataObject, plan: Plan, failures: string[]): string {
+/** How a level is written in the records whose level changes: the wire field and the levels there are. */
+const LEVELS: Record<string, { field: string; max: number }> = {
+	language: { field: 'language_level_id', max: 20 },
+	itSkill: { field: 'skill_level_id', max: 4 },
+};
+
+/**
+ * Records added to a known candidate beside one sent before with another level (German level 2,
+ * now 3): the service cannot change or remove records, so the candidate now holds both. Found
+ * where the memory holds the print of the same record with the other level.
+ */
+function secondRecordsOf(result: IDataObject, plan: Plan, known: Known | undefined, created: boolean): string[] {
+	if (created || !known?.r?.length) return [];
+	const sent = new Set(known.r);
 	const results = (result.records as RecordResult[] | undefined) ?? [];
-	const slug = result.slug as string;
-	const head = action === 'created' ? `Created candidate ${slug}` : action === 'updated' ? `Updated candidate ${slug}` : `Unchanged: candidate ${slug}`;
+	return plan.records.flatMap((record) => {
+		const level = LEVELS[record.kind.type];
+		const added = results.some((done) => done.ok && done.type === record.kind.type && done.index === record.index);
+		if (!level || !added || !record.body) return [];
+		const now = Number(record.body[level.field]);
+		for (let before = 1; before <= level.max; before++) {
+			if (before !== now && sent.has(recordPrint(record.kind.type, { ...record.body, [level.field]: before }))) {
+				return [`${record.kind.label} ${quote(record.name)} level ${before} → ${now}`];
+			}
+		}
+		return [];
+	});
+}
+
+/** What the row's output says of records added as a second one. */
+const secondRecordNote = (seconds: string[]) =>
+	`${seconds.join(', ')} ${seconds.length === 1 ? 'was added as a second record' : 'were added as second records'}: the service cannot change or remove records, the one sent before stays`;
+
+const HEADS: Record<string, string> = {
+	created: 'Created candidate',
+	updated: 'Updated candidate',
+	unchanged: 'Unchanged: candidate',
+	'partly created': 'Created candidate',
+	'partly updated': 'Partly updated candidate',
+	failed: 'Not updated: candidate',
+};
+
+/** The row's one-sentence result, then what the node could not do. */
+function messageOf(action: string, result: IDataObject, plan: Plan, failures: string[], seconds: string[]): string {
+	const results = (result.records as RecordResult[] | undefined) ?? [];
+	const created = action === 'created' || action === 'partly created';
+	const head = `${HEADS[action]} ${result.slug as string}${action === 'partly created' ? ', not everything went through' : ''}`;
 	const done: string[] = [];
-	if (result.profileUpdated === true) done.push(action === 'created' ? 'profile sent' : 'profile updated');
+	const labels = (fields: string[]) => fields.map((field) => PROFILE_LABELS[candidateWireName(field as CandidateField)] ?? field).join(', ');
+	if (result.profileUpdated === true) {
+		done.push(created ? 'profile sent' : `profile updated${plan.changedFields.length > 0 ? ` (${labels(plan.changedFields)})` : ''}`);
+	}
 	if (result.profileError !== undefined) done.push('profile update failed');
 	if (results.length > 0) done.push(`${results.filter((record) => record.ok).length} of ${results.length} new ${results.length === 1 ? 'record' : 'records'} added`);
+	if (plan.resent.length > 0) done.push(`${plan.resent.length} of unknown outcome sent again`);
 	if (plan.unchanged > 0) done.push(`${plan.unchanged} ${plan.unchanged === 1 ? 'record' : 'records'} sent before`);
-	if (action === 'unchanged' && failures.length === 0) done.push('nothing new, nothing sent');
+	if (action === 'unchanged') done.push('nothing new, nothing sent');
+	if (action === 'failed' && done.length === 0) done.push('nothing was sent');
 	const notes: string[] = [];
+	if (seconds.length > 0) notes.push(secondRecordNote(seconds));
 	if (Array.isArray(result.notSent)) notes.push(`Not sent: ${result.notSent.join(', ')} (the service takes them only when it creates a candidate)`);
-	if (plan.notCleared.length > 0) {
-		const labels = plan.notCleared.map((field) => PROFILE_LABELS[candidateWireName(field as CandidateField)] ?? field);
-		notes.push(`${labels.join(', ')} left empty in the row: the service cannot clear a field, it keeps its value`);
-	}
+	if (plan.notCleared.length > 0) notes.push(`${labels(plan.notCleared)} left empty in the row: the service cannot clear a field, it keeps its value`);
 	if (plan.outcomeUnknown.length > 0) {
 		notes.push(
-			`Not sent again: ${plan.outcomeUnknown.map(describeRecord).join(', ')} (an earlier post may have added it; check the candidate, and add it with the Add operation of its kind if it is missing)`,
+			`Not sent again: ${plan.outcomeUnknown.map(describeRecord).join(', ')} (an earlier post may have added it; check the candidate, and add it with the Add operation of its kind if it is missing, or turn on Options → ${RESEND_UNKNOWN_LABEL}, which may add it twice)`,
 		);
 	}
 	if (failures.length > 0) notes.push(`Failed: ${failures.join('; ')}`);
@@ -112,21 +183,26 @@ function messageOf(action: string, result: IDataObject, plan: Plan, failures: st
 
 /**
  * The row's output: `action`, `matchedBy` and the value the row was matched by (under its
- * parameter's name: `email`, `phone` or `matchKey`), `error` when anything did not go through,
- * `slug`, `syncState`, `message`, `notCleared` and `outcomeUnknown` when they apply, then Import's
- * fields (`created`, `profileUpdated`, `profileError`, `notSent`, `records`, `summary`).
+ * parameter's name: `email`, `phone` or `matchKey`), `error` (empty when everything went through:
+ * the column stays in its place in a table), `slug`, `syncState`, `message`, `updatedFields` (the
+ * profile fields an update changed), `secondRecords` (records added beside one with another level),
+ * `notCleared` and `outcomeUnknown` when they apply, then Import's fields (`created`,
+ * `profileUpdated`, `profileError`, `notSent`, `records`, `summary`).
  */
-export function outputOf(memory: CandidateMemory, lead: Lead, result: IDataObject, created: boolean, plan: Plan, state: SentState): IDataObject {
-	const action = actionOf(result, created);
+export function outputOf(memory: CandidateMemory, lead: Lead, result: IDataObject, created: boolean, plan: Plan, state: SentState, known?: Known): IDataObject {
 	const failures = failuresOf(result, plan);
+	const action = actionOf(result, created, failures);
+	const seconds = secondRecordsOf(result, plan, known, created);
 	const slug = result.slug as string;
 	return {
 		action,
 		...leadFields(lead),
-		...(failures.length > 0 ? { error: failures.join('; ') } : {}),
+		error: failures.join('; '),
 		slug,
 		syncState: encodeState(memory.stateScope, state, slug),
-		message: messageOf(action, result, plan, failures),
+		message: messageOf(action, result, plan, failures, seconds),
+		...(result.profileUpdated === true && !created ? { updatedFields: plan.changedFields } : {}),
+		...(seconds.length > 0 ? { secondRecords: seconds } : {}),
 		...(plan.notCleared.length > 0 ? { notCleared: plan.notCleared } : {}),
 		...(plan.outcomeUnknown.length > 0 ? { outcomeUnknown: plan.outcomeUnknown.map(describeRecord) } : {}),
 		...omit(result, ['slug', 'message']),
@@ -135,6 +211,9 @@ export function outputOf(memory: CandidateMemory, lead: Lead, result: IDataObjec
 
 /** `matchedBy` and the value the row was matched by, under its parameter's name. */
 export const leadFields = (lead: Lead): IDataObject => ({ matchedBy: lead.matchedBy, [lead.field]: lead.value as IDataObject[string] });
+
+/** The first fields of a row that failed as a whole (its error item): `action: failed`, and what it was matched by. */
+export const failedFields = (lead: Lead): IDataObject => ({ action: 'failed', ...leadFields(lead) });
 
 /** The result of a row with nothing to send (before Import's fields are known). */
 export function unchangedResult(slug: string, unchanged: number): IDataObject {

@@ -21,11 +21,21 @@ const parameterOf = (wire: string) => CANDIDATE_UPDATE_FIELDS.find((field) => ca
 export type Known = { s: string } & SentState;
 
 /**
+ * The profile fields (parameter names) whose value differs from what was last sent: each field's
+ * print says so where the memory or state holds them; without them, every field the update carries.
+ */
+function changedFields(known: Known | undefined, fields: IDataObject): string[] {
+	const given = PROFILE_ORDER.filter((field) => fields[field] !== undefined);
+	return given.filter((field) => !fieldsHeld(known?.r ?? [], known?.p, { [field]: fields[field] }, PROFILE_ORDER)).map(parameterOf);
+}
+
+/**
  * What the row sends: everything for a new candidate; for a known one, what differs from what was
  * sent. `written`: each record's body as written (before its names were resolved), for the prints
- * of earlier versions.
+ * of earlier versions. `resendUnknown` (Options → Send Unknown-Outcome Records Again): the records
+ * whose earlier post got no answer are posted again instead of held back.
  */
-export function planFor(input: ImportInput, known: Known | undefined, written: Map<PlannedRecord, IDataObject>) {
+export function planFor(input: ImportInput, known: Known | undefined, written: Map<PlannedRecord, IDataObject>, resendUnknown = false) {
 	const fields = updatableProfile(input.profile);
 	const profile = profilePrint(fields, PROFILE_ORDER);
 	const changed = known?.p !== profile && !sentBefore([known?.p], 'profile', fields);
@@ -36,6 +46,8 @@ export function planFor(input: ImportInput, known: Known | undefined, written: M
 	const sent = new Set(known?.r ?? []);
 	const records: PlannedRecord[] = [];
 	const outcomeUnknown: PlannedRecord[] = [];
+	/** Records of unknown outcome posted again (with `resendUnknown`). */
+	const resent: PlannedRecord[] = [];
 	let unchanged = 0;
 	for (const record of input.planned) {
 		// Invalid records are kept: they fail (or are reported) as in Import, and are never remembered.
@@ -43,10 +55,25 @@ export function planFor(input: ImportInput, known: Known | undefined, written: M
 		const earlier = written.get(record);
 		if (!body) records.push(record);
 		else if (sent.has(recordPrint(record.kind.type, body)) || (earlier && sentBefore(sent, record.kind.type, earlier))) unchanged += 1;
-		else if (sent.has(unknownPrint(record.kind.type, body))) outcomeUnknown.push(record);
-		else records.push(record);
+		else if (!sent.has(unknownPrint(record.kind.type, body))) records.push(record);
+		else if (resendUnknown) {
+			records.push(record);
+			resent.push(record);
+		} else outcomeUnknown.push(record);
 	}
-	return { fields, profile, sendProfile: changed && !onlyEmptied, notCleared: emptied.map(parameterOf), records, outcomeUnknown, unchanged };
+	const sendProfile = changed && !onlyEmptied;
+	return {
+		fields,
+		profile,
+		sendProfile,
+		/** The fields the update carries that changed (parameter names; none for a new candidate). */
+		changedFields: sendProfile && known !== undefined ? changedFields(known, fields) : [],
+		notCleared: emptied.map(parameterOf),
+		records,
+		outcomeUnknown,
+		resent,
+		unchanged,
+	};
 }
 
 export type Plan = ReturnType<typeof planFor>;

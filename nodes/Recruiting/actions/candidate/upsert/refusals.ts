@@ -3,24 +3,71 @@
  * a Sync State that cannot be used, a row whose candidate may already exist. Each says what to do.
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { CandidateMemory, MatchBy } from '../../../memory';
-import { MATCH_BY_LABEL } from '../../../memory';
+import { MATCH_BY_LABEL, normaliseKey } from '../../../memory';
 import type { SentState, StateProblem } from '../../../memory/syncState';
 import { decodeState } from '../../../memory/syncState';
+import type { PreparedOperation, RunContext, Send } from '../../context';
 import { itemParameter } from '../../shared/parameters';
+import { readImport } from '../import.operation';
 import type { Lead } from './outcome';
-import { leadFields } from './outcome';
+import { failedFields } from './outcome';
 
-/** The row's memory key and what it was matched by; fails the item when the value it is matched by is empty. */
-export function rowKeyOf(context: IExecuteFunctions, itemIndex: number, memory: CandidateMemory): { key: string; lead: Lead } {
+/** What the row is matched by, and its value as the row gives it (trimmed text). */
+export function leadOf(context: IExecuteFunctions, itemIndex: number): Lead {
 	const matchBy = itemParameter<MatchBy>(context, 'matchBy', itemIndex, 'email');
 	const field = matchBy === 'key' ? 'matchKey' : matchBy;
 	const value = itemParameter<unknown>(context, field, itemIndex, '');
-	const key = memory.keyOf(matchBy, value);
-	if (key !== '') return { key, lead: { matchedBy: matchBy, field, value: typeof value === 'string' ? value.trim() : value } };
-	throw new NodeOperationError(context.getNode(), `This row has no ${MATCH_BY_LABEL[matchBy]} to match it by`, {
+	return { matchedBy: matchBy, field, value: typeof value === 'string' ? value.trim() : (value ?? '') };
+}
+
+/**
+ * The operation with every row that fails before it is sent (an impossible birthday, no e-mail
+ * nor phone, an unusable Sync State) keeping its identity: its error item leads with
+ * `action: failed`, `matchedBy` and the value it was matched by, as every other row's output.
+ */
+export function keepingIdentity(operation: PreparedOperation): PreparedOperation {
+	return {
+		...operation,
+		check(this: IExecuteFunctions, itemIndex: number): void {
+			const lead = leadOf(this, itemIndex);
+			if (normaliseKey(lead.matchedBy, lead.value) === '') throw noMatchValue(this, itemIndex, lead.matchedBy);
+			if (itemParameter<string>(this, 'memoryAction', itemIndex, 'remember') === 'remember') readImport(this, itemIndex);
+		},
+		async prepare(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<Send> {
+			try {
+				return await operation.prepare.call(this, itemIndex, run);
+			} catch (error) {
+				throw withIdentity(this, itemIndex, error);
+			}
+		},
+	};
+}
+
+/** The error of a row that failed before it was sent, with the row's identity as its partial result. */
+function withIdentity(context: IExecuteFunctions, itemIndex: number, error: unknown): unknown {
+	if (!(error instanceof NodeOperationError || error instanceof NodeApiError) || error.context.partialResult !== undefined) return error;
+	try {
+		error.context.partialResult = failedFields(leadOf(context, itemIndex));
+	} catch {
+		// The match value itself cannot be read (a broken expression): the error says so.
+	}
+	return error;
+}
+
+/** The row's memory key and what it was matched by; fails the item when the value it is matched by is empty. */
+export function rowKeyOf(context: IExecuteFunctions, itemIndex: number, memory: CandidateMemory): { key: string; lead: Lead } {
+	const lead = leadOf(context, itemIndex);
+	const { matchedBy: matchBy } = lead;
+	const key = memory.keyOf(matchBy, lead.value);
+	if (key !== '') return { key, lead };
+	throw noMatchValue(context, itemIndex, matchBy);
+}
+
+function noMatchValue(context: IExecuteFunctions, itemIndex: number, matchBy: MatchBy): NodeOperationError {
+	return new NodeOperationError(context.getNode(), `This row has no ${MATCH_BY_LABEL[matchBy]} to match it by`, {
 		itemIndex,
 		description: `"${MATCH_BY_LABEL[matchBy]}" is empty. Create or Update recognises a row by its ${MATCH_BY_LABEL[matchBy]} (Match By), so every row needs one${matchBy === 'email' ? ' (an e-mail address such as jane.doe@example.com)' : ''}; for rows without it, set Match By to another value of the row. Nothing was sent.`,
 	});
@@ -81,6 +128,6 @@ export function mayExistError(context: IExecuteFunctions, itemIndex: number, lea
 	});
 	error.context.refusal = MAY_EXIST_REFUSAL;
 	// With On Error: Continue, the error item says which row it is.
-	error.context.partialResult = leadFields(lead);
+	error.context.partialResult = failedFields(lead);
 	return error;
 }
