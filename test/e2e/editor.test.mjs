@@ -657,7 +657,7 @@ describe(`n8n ${line}.x editor in chromium`, { timeout: 10 * 60_000, skip }, () 
 		await screenshot('i34-upsert-form-state-section');
 		assert.equal(await page.locator('[data-test-id="parameter-input-memoryAction"] input').first().inputValue(), 'Sync Rows');
 
-		await choose('memoryAction', 'Forget This Row');
+		await choose('memoryAction', 'Forget Each Input Row');
 		await screenshot('i34-memory-action-forget');
 		await choose('memoryAction', 'Sync Rows');
 		await closeNode();
