@@ -9,6 +9,16 @@ import { listSearch, loadOptions } from './methods';
 import { CREDENTIAL_TYPE } from './transport';
 
 /**
+ * A mode of Create or Update that syncs nothing, on the canvas (issue 39, trap 2): a Memory Action
+ * other than Sync Rows, or Dry Run; empty otherwise (other operations have neither parameter). It
+ * leads the subtitle: the canvas cuts a subtitle after about 30 characters.
+ */
+const MODE_SUBTITLE = [
+	'(($parameter["options"] || {})["dryRun"] === true ? "Dry Run: writes nothing · " : "")',
+	`(${JSON.stringify({ adopt: 'Adopts slugs, sends nothing · ', forget: 'Forgets rows · ', clearAll: 'Forgets all rows · ' })}[$parameter["memoryAction"]] || "")`,
+].join(' + ');
+
+/**
  * The canvas subtitle, in the words of the dropdowns ("Create or Update: Candidate", "Add: Candidate
  * Job"), not the internal values: a map of "resource:operation" to the label, looked up by n8n's
  * expression; an unknown pair (a newer saved workflow) shows its values.
@@ -19,7 +29,7 @@ function subtitleExpression(): string {
 		for (const operation of operations) labels[`${option.value}:${operation.option.value}`] = `${operation.option.name}: ${option.name}`;
 	}
 	const key = '$parameter["resource"] + ":" + $parameter["operation"]';
-	return `={{ ${JSON.stringify(labels)}[${key}] || ${key} }}`;
+	return `={{ ${MODE_SUBTITLE} + (${JSON.stringify(labels)}[${key}] || ${key}) }}`;
 }
 
 export class Recruiting implements INodeType {

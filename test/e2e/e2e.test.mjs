@@ -374,6 +374,8 @@ describe(`real n8n ${line}.x with n8n-nodes-recruiting`, { timeout: 10 * 60_000 
 			const emails = [1, 2].map((n) => `upsert.manual.${line}.${n}@example.test`);
 			const node = upsertNode('um-3', 'e2e upsert manual');
 			node.onError = 'continueRegularOutput';
+			// a manual run creates only when the user chose it (issue 39, trap 3)
+			node.parameters.options.createInManualRuns = true;
 			const workflow = await rest.importWorkflow({
 				name: 'e2e: Create or Update (manual)',
 				nodes: [

@@ -15,8 +15,10 @@ import { after, before, describe, test } from 'node:test';
 import { chromium } from 'playwright-core';
 
 import { repoRoot } from '../../scripts/n8n/install.mjs';
-import { CREDENTIAL_TYPE, DEFAULT_OWNER, NODE_TYPE } from '../../scripts/n8n/server.mjs';
+import { runWebhook } from '../../scripts/n8n/examples.mjs';
+import { CREDENTIAL_TYPE, DEFAULT_OWNER, NODE_TYPE, startN8n } from '../../scripts/n8n/server.mjs';
 import { builtNodeDescription, credentialData, startStack } from '../../scripts/n8n/stack.mjs';
+import { SEEDED_LOGIN } from '../sandbox/index.mjs';
 
 const line = process.env.N8N_LINE || '2';
 const shotsDir = path.join(repoRoot, 'artifacts', 'screenshots');
@@ -51,6 +53,7 @@ let stack;
 let context;
 let page;
 let userDataDir;
+let userFolder;
 let shot = 0;
 
 async function screenshot(name) {
@@ -155,6 +158,111 @@ async function executeFromCanvas(wf) {
 	return execution;
 }
 
+/** Signs in unless the page is already past the sign-in form (after an n8n restart the session may hold). */
+async function signIn() {
+	await page.goto(`${stack.n8n.url}/home/workflows`);
+	await page.waitForLoadState('domcontentloaded');
+	await page.waitForTimeout(1000);
+	if (!new URL(page.url()).pathname.startsWith('/signin')) return;
+	await page.locator('#emailOrLdapLoginId, input[name="email"]').first().fill(DEFAULT_OWNER.email);
+	await page.locator('#password, input[name="password"]').first().fill(DEFAULT_OWNER.password);
+	await page.locator('[data-test-id="form-submit-button"]').click();
+	await page.waitForURL((u) => !u.pathname.startsWith('/signin'), { timeout: 30_000 });
+}
+
+/** Stops n8n and starts it again on the same user folder (database, encryption key, active workflows), and signs in again. */
+async function restartN8n() {
+	await stack.n8n.stop();
+	const n8n = await startN8n({ line, packageDir: stack.pkg.dir, userFolder, keepUserFolder: true, log: (m) => console.log(`# ${m}`), env: { N8N_RESTRICT_FILE_ACCESS_TO: stack.filesDir } });
+	await n8n.rest.login();
+	stack.n8n = n8n;
+	stack.rest = n8n.rest;
+	await signIn();
+}
+
+/** Clicks "Execute workflow" and waits for the execution it starts (not an earlier one of the workflow) to end. */
+async function executeByHand(wf) {
+	const list = async () => {
+		const found = await stack.rest.get('/executions', { filter: JSON.stringify({ workflowId: wf.id }) });
+		return Array.isArray(found) ? found : (found.results ?? []);
+	};
+	const seen = new Set((await list()).map((e) => String(e.id)));
+	// With a Webhook beside the Manual Trigger, run from "Start": its own button beside the node on the canvas (the main button starts the Webhook).
+	await page.locator('[data-test-id="canvas-node"][data-node-name="Start"]').hover();
+	const own = page.locator('[data-test-id="execute-workflow-button-Start"]');
+	if ((await own.count()) > 0) await own.first().dispatchEvent('click');
+	else {
+		const button = page.locator('[data-test-id="execute-workflow-button"]').first();
+		const chevron = page.locator('[aria-label="Select trigger node"]').first();
+		if ((await chevron.count()) > 0) {
+			await chevron.click();
+			await page.getByText(/^from\s*Start$/).last().click();
+			await page.waitForTimeout(500);
+			assert.match(await button.innerText(), /from\s*Start/, 'the run button starts from the manual trigger');
+		}
+		await button.click();
+	}
+	const deadline = Date.now() + 60_000;
+	while (Date.now() < deadline) {
+		const fresh = (await list()).find((e) => !seen.has(String(e.id)) && ['success', 'error'].includes(e.status));
+		if (fresh) {
+			await page.waitForTimeout(1000);
+			return await stack.rest.getExecution(fresh.id);
+		}
+		await page.waitForTimeout(500);
+	}
+	await screenshot('no-execution-ended');
+	throw new Error(`no execution of ${wf.name} ended`);
+}
+
+/** The output items (json) of a node in an execution. */
+const outputOf = (execution, node) => (execution.runData[node]?.at(-1)?.data?.main?.[0] ?? []).map((item) => item.json);
+
+/** The text of a node's box on the canvas (its name and subtitle). */
+const canvasText = async (name) => await page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`).first().evaluate((el) => el.parentElement?.innerText ?? el.innerText);
+
+/** Saves the open workflow with Ctrl+S and waits until n8n holds `check(saved node parameters)`. */
+async function saveUntil(wf, nodeName, check) {
+	await page.keyboard.press('Control+s');
+	for (let tries = 0; tries < 60; tries++) {
+		const saved = (await stack.rest.getWorkflow(wf.id)).nodes.find((node) => node.name === nodeName).parameters;
+		if (check(saved)) return saved;
+		await page.waitForTimeout(250);
+	}
+	throw new Error(`${nodeName} was not saved as expected`);
+}
+
+/**
+ * Issue 39's workflow: Start (manual trigger, above, so that "Execute workflow" starts there) and a
+ * Webhook (production) → Rows (the webhook's rows, else `rows`) → the Create or Update node `name`.
+ */
+function sheetWorkflow(tag, name, rows, parameters = {}) {
+	const webhookPath = `editor-i39-${tag}`;
+	return {
+		webhookPath,
+		json: {
+			name: `Editor test: issue 39 ${tag}`,
+			nodes: [
+				{ parameters: {}, id: `i39-${tag}-start`, name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0] },
+				{ parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'onReceived', options: {} }, id: `i39-${tag}-hook`, name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 240], webhookId: `i39-${tag}-${Date.now()}` },
+				{ parameters: { jsCode: `return ($json.body?.rows ?? ${JSON.stringify(rows)}).map((row) => ({ json: row }));` }, id: `i39-${tag}-rows`, name: 'Rows', type: 'n8n-nodes-base.code', typeVersion: 2, position: [260, 100] },
+				{
+					...recruitingNode(name, { resource: 'candidate', operation: 'upsert', email: '={{ $json.email }}', additionalFields: { firstName: '={{ $json.first }}' }, recordInput: 'lists', languageList: 'English: 4', candidateSlug: '={{ $json.slug }}', ...parameters }, [520, 100]),
+					typeVersion: 1.2,
+					onError: 'continueRegularOutput',
+				},
+			],
+			connections: {
+				Start: { main: [[{ node: 'Rows', type: 'main', index: 0 }]] },
+				Webhook: { main: [[{ node: 'Rows', type: 'main', index: 0 }]] },
+				Rows: { main: [[{ node: name, type: 'main', index: 0 }]] },
+			},
+		},
+	};
+}
+
+const storedWith = (email) => stack.sandbox.candidates(SEEDED_LOGIN.companyId).filter((c) => c.email === email).length;
+
 const recruitingNode = (name, parameters, position) => ({
 	parameters,
 	id: `e2e-${name.replace(/\W+/g, '-').toLowerCase()}`,
@@ -172,7 +280,9 @@ describe(`n8n ${line}.x editor in chromium`, { timeout: 10 * 60_000, skip }, () 
 	before(
 		async () => {
 			fs.rmSync(shotsDir, { recursive: true, force: true });
-			stack = await startStack({ line, doBuild: process.env.E2E_SKIP_BUILD !== '1', log: (m) => console.log(`# ${m}`) });
+			// the user folder is kept so that n8n can be restarted on it (issue 39's hand-run walk); removed in after()
+			stack = await startStack({ line, doBuild: process.env.E2E_SKIP_BUILD !== '1', log: (m) => console.log(`# ${m}`), n8nOptions: { keepUserFolder: true } });
+			userFolder = stack.n8n.userFolder;
 			userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'chromium-e2e-'));
 			context = await chromium.launchPersistentContext(userDataDir, {
 				executablePath: chromiumPath(),
@@ -189,7 +299,9 @@ describe(`n8n ${line}.x editor in chromium`, { timeout: 10 * 60_000, skip }, () 
 	after(async () => {
 		await context?.close().catch(() => {});
 		if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
+		await stack?.n8n.stop();
 		await stack?.stop();
+		if (userFolder) fs.rmSync(userFolder, { recursive: true, force: true });
 	});
 
 	test('signs in', async () => {
@@ -447,7 +559,7 @@ describe(`n8n ${line}.x editor in chromium`, { timeout: 10 * 60_000, skip }, () 
 			nodes: [
 				{ parameters: {}, id: 'e2e-trigger-hand', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0] },
 				{
-					...recruitingNode('Sync by hand', { resource: 'candidate', operation: 'upsert', email: 'hand.run@example.test', additionalFields: { firstName: 'Hand' }, recordInput: 'lists', languageList: 'English: 4' }, [260, 0]),
+					...recruitingNode('Sync by hand', { resource: 'candidate', operation: 'upsert', email: 'hand.run@example.test', additionalFields: { firstName: 'Hand' }, recordInput: 'lists', languageList: 'English: 4', options: { createInManualRuns: true } }, [260, 0]),
 					typeVersion: 1.1,
 				},
 			],
@@ -545,7 +657,7 @@ describe(`n8n ${line}.x editor in chromium`, { timeout: 10 * 60_000, skip }, () 
 		await screenshot('i34-upsert-form-state-section');
 		assert.equal(await page.locator('[data-test-id="parameter-input-memoryAction"] input').first().inputValue(), 'Sync Rows');
 
-		await choose('memoryAction', 'Forget This Row');
+		await choose('memoryAction', 'Forget Each Input Row');
 		await screenshot('i34-memory-action-forget');
 		await choose('memoryAction', 'Sync Rows');
 		await closeNode();
@@ -642,6 +754,188 @@ describe(`n8n ${line}.x editor in chromium`, { timeout: 10 * 60_000, skip }, () 
 		assert.match(text, /Job Type/);
 		assert.doesNotMatch(text, /value is not supported/i);
 		assert.equal(await page.locator('[data-test-id="ndv"] .has-issues, [data-test-id="ndv"] [data-test-id="parameter-issues"]').count(), 0);
+		await closeNode();
+	});
+
+	// Issue 39: the walks a new user took, traps 1–3 (the rows of these walks are kept across the tests below).
+	const i39 = {};
+
+	test('issue 39, trap 3: a hand run of Create or Update creates nothing by default; after a restart production creates each row once', async () => {
+		await signIn();
+		const rows = [1, 2].map((n) => ({ email: `i39.hand.${n}@example.test`, first: `Hand${n}` }));
+		const held = sheetWorkflow('held', 'Sync by hand', rows);
+		const wf = await stack.rest.importWorkflow(held.json);
+		i39.held = { workflow: wf, path: held.webhookPath, rows };
+		await page.goto(`${stack.n8n.url}/workflow/${wf.id}`);
+		const byHand = await executeByHand(wf);
+		assert.equal(byHand.mode, 'manual');
+		assert.deepEqual(outputOf(byHand, 'Sync by hand').map((json) => [json.action, json.email]), rows.map((row) => ['notSent', row.email]));
+		await openNode('Sync by hand');
+		const panel = page.locator('[data-test-id="output-panel"]');
+		await panel.getByText('it creates no candidate and adds no record', { exact: false }).first().waitFor({ timeout: 15_000 });
+		await screenshot('i39-3-hand-run-not-sent');
+		assert.match(await panel.innerText(), /notSent/);
+		await closeNode();
+		for (const row of rows) assert.equal(storedWith(row.email), 0, `${row.email} not created by hand`);
+
+		// The same rows in a second workflow with Options → Create in Manual Runs on (the explicit choice): created by hand.
+		const createdRows = [1, 2, 3].map((n) => ({ email: `i39.adopt.${n}@example.test`, first: `Adopt${n}` }));
+		const chosen = sheetWorkflow('chosen', 'Sync chosen', createdRows, { options: { createInManualRuns: true } });
+		const wf2 = await stack.rest.importWorkflow(chosen.json);
+		await page.goto(`${stack.n8n.url}/workflow/${wf2.id}`);
+		const created = await executeByHand(wf2);
+		const outputs = outputOf(created, 'Sync chosen');
+		assert.deepEqual(outputs.map((json) => json.action), ['created', 'created', 'created']);
+		await openNode('Sync chosen');
+		await page.locator('[data-test-id="output-panel"]').getByText('with Create in Manual Runs on', { exact: false }).first().waitFor({ timeout: 15_000 });
+		await screenshot('i39-3-hand-run-created-by-choice');
+		await closeNode();
+		i39.chosen = { workflow: wf2, path: chosen.webhookPath, rows: createdRows, slugs: outputs.map((json) => json.slug) };
+
+		await restartN8n();
+		await stack.rest.activateWorkflow(wf.id);
+		const live = await runWebhook(stack, { workflow: wf, path: held.webhookPath }, { rows });
+		assert.deepEqual(outputOf(live, 'Sync by hand').map((json) => json.action), ['created', 'created'], 'the rows held back by hand are created live');
+		for (const row of rows) assert.equal(storedWith(row.email), 1, row.email);
+		await page.goto(`${stack.n8n.url}/workflow/${wf.id}/executions/${live.id}`);
+		await page.waitForTimeout(2500);
+		await screenshot('i39-3-after-restart-production-created');
+	});
+
+	test('issue 39, trap 1: rows created by hand are refused after the restart; adopting their slugs in bulk creates nothing; Forget says what it does and a hand run after it creates no duplicate', async () => {
+		await signIn();
+		assert.ok(i39.chosen, 'the hand-run walk ran first');
+		const { workflow: wf, path: webhookPath, rows, slugs } = i39.chosen;
+		await stack.rest.activateWorkflow(wf.id);
+		const refused = await runWebhook(stack, { workflow: wf, path: webhookPath }, { rows });
+		const refusedItems = outputOf(refused, 'Sync chosen');
+		assert.deepEqual(refusedItems.map((json) => [/may already exist/.test(String(json.error)), json.email]), rows.map((row) => [true, row.email]));
+		assert.match(String(refusedItems[0].errorDescription), /Adopt Given Slugs/);
+		assert.match(String(refusedItems[0].errorDescription), /Only for a candidate that does not exist in the service/);
+
+		// The user writes the hand run's slugs back to the rows (the Rows node stands for the sheet), picks Adopt Given Slugs and runs once by hand.
+		const withSlugs = rows.map((row, index) => ({ ...row, slug: slugs[index] }));
+		const saved = await stack.rest.getWorkflow(wf.id);
+		const nodes = saved.nodes.map((node) => (node.name === 'Rows' ? { ...node, parameters: { jsCode: `return ($json.body?.rows ?? ${JSON.stringify(withSlugs)}).map((row) => ({ json: row }));` } } : node));
+		await stack.rest.patch(`/workflows/${wf.id}`, { name: saved.name, nodes, connections: saved.connections, settings: saved.settings, versionId: saved.versionId });
+		await page.goto(`${stack.n8n.url}/workflow/${wf.id}`);
+		await openNode('Sync chosen');
+		await choose('memoryAction', 'Adopt Given Slugs');
+		await page.locator('[data-test-id="ndv"]').getByText('Adopt Given Slugs: each input row', { exact: false }).first().waitFor();
+		await screenshot('i39-1-adopt-notice');
+		await closeNode();
+		await saveUntil(wf, 'Sync chosen', (parameters) => parameters.memoryAction === 'adopt');
+		await page.waitForTimeout(500);
+		assert.match(await canvasText('Sync chosen'), /Adopts slugs, sends nothing · Create or Update/);
+		await screenshot('i39-1-adopt-subtitle');
+		const adopted = await executeByHand(wf);
+		assert.deepEqual(outputOf(adopted, 'Sync chosen').map((json) => [json.action, json.email, json.slug]), withSlugs.map((row) => ['adopted', row.email, row.slug]));
+		await openNode('Sync chosen');
+		await page.locator('[data-test-id="output-panel"]').getByText('adopted', { exact: false }).first().waitFor({ timeout: 15_000 });
+		await screenshot('i39-1-adopted-by-hand');
+		await choose('memoryAction', 'Sync Rows');
+		await closeNode();
+		await saveUntil(wf, 'Sync chosen', (parameters) => (parameters.memoryAction ?? 'remember') === 'remember');
+		await stack.rest.activateWorkflow(wf.id);
+		const live = await runWebhook(stack, { workflow: wf, path: webhookPath }, { rows: withSlugs });
+		assert.deepEqual(outputOf(live, 'Sync chosen').map((json) => json.action), ['updated', 'updated', 'updated'], 'the adopted rows: the profile sent once, nothing created');
+		for (const row of rows) assert.equal(storedWith(row.email), 1, `${row.email}: never created twice`);
+
+		// Forget, on the rows created live in the hand-run walk: the notice and the output say what it does; a hand run after it creates nothing.
+		const held = i39.held;
+		await page.goto(`${stack.n8n.url}/workflow/${held.workflow.id}`);
+		await openNode('Sync by hand');
+		await choose('memoryAction', 'Forget Each Input Row');
+		const ndv = page.locator('[data-test-id="ndv"]');
+		await ndv.getByText('Forget Each Input Row is for candidates deleted in the service', { exact: false }).first().waitFor();
+		await screenshot('i39-1-forget-notice');
+		assert.match(await ndv.innerText(), /a duplicate if its candidate exists/);
+		await closeNode();
+		await saveUntil(held.workflow, 'Sync by hand', (parameters) => parameters.memoryAction === 'forget');
+		const forgot = await executeByHand(held.workflow);
+		const forgotItems = outputOf(forgot, 'Sync by hand');
+		assert.deepEqual(forgotItems.map((json) => [json.action, json.email, typeof json.slug]), held.rows.map((row) => ['forgotten', row.email, 'string']));
+		assert.match(String(forgotItems[0].message), /still exists in the service/);
+		await openNode('Sync by hand');
+		await page.locator('[data-test-id="output-panel"]').getByText('forgotten', { exact: false }).first().waitFor({ timeout: 15_000 });
+		await screenshot('i39-1-forgotten-output');
+		await choose('memoryAction', 'Sync Rows');
+		await closeNode();
+		await saveUntil(held.workflow, 'Sync by hand', (parameters) => (parameters.memoryAction ?? 'remember') === 'remember');
+		const again = await executeByHand(held.workflow);
+		assert.deepEqual(outputOf(again, 'Sync by hand').map((json) => json.action), ['notSent', 'notSent'], 'back to Sync Rows by hand: nothing created');
+		for (const row of held.rows) assert.equal(storedWith(row.email), 1, `${row.email}: no duplicate`);
+		await openNode('Sync by hand');
+		await screenshot('i39-1-sync-after-forget-by-hand');
+		await closeNode();
+	});
+
+	test('issue 39, trap 2: a mode left on shows on the canvas, beside the setting and in every production execution', async () => {
+		await signIn();
+		const rows = [{ email: 'i39.mode.1@example.test', first: 'Mode' }];
+		const dry = sheetWorkflow('dry', 'Sync left in dry run', rows, { options: { dryRun: true } });
+		const wf = await stack.rest.importWorkflow(dry.json);
+		await page.goto(`${stack.n8n.url}/workflow/${wf.id}`);
+		await page.locator('[data-test-id="canvas-node"][data-node-name="Sync left in dry run"]').waitFor();
+		await page.waitForTimeout(500);
+		assert.match(await canvasText('Sync left in dry run'), /Dry Run: writes nothing · Create or Update/);
+		await screenshot('i39-2-dry-run-subtitle');
+		await openNode('Sync left in dry run');
+		await page.locator('[data-test-id="ndv"]').getByText('Turn it off to sync', { exact: false }).first().waitFor({ timeout: 15_000 });
+		await screenshot('i39-2-dry-run-hint');
+		await closeNode();
+		await stack.rest.activateWorkflow(wf.id);
+		const live = await runWebhook(stack, { workflow: wf, path: dry.webhookPath }, { rows });
+		const task = live.runData['Sync left in dry run'].at(-1);
+		assert.ok((task.hints ?? []).some((hint) => /Dry Run is on.*every execution of the active workflow/.test(hint.message)), JSON.stringify(task.hints));
+		assert.equal(outputOf(live, 'Sync left in dry run')[0].dryRun, true);
+		assert.equal(storedWith(rows[0].email), 0);
+		await page.goto(`${stack.n8n.url}/workflow/${wf.id}/executions/${live.id}`);
+		await page.waitForTimeout(2500);
+		await screenshot('i39-2-dry-run-production-execution');
+
+		// Forget left on and published: each production item carries a warning.
+		const forget = sheetWorkflow('forget-live', 'Sync left forgetting', rows, { memoryAction: 'forget' });
+		const wf2 = await stack.rest.importWorkflow(forget.json);
+		await page.goto(`${stack.n8n.url}/workflow/${wf2.id}`);
+		await page.locator('[data-test-id="canvas-node"][data-node-name="Sync left forgetting"]').waitFor();
+		await page.waitForTimeout(500);
+		assert.match(await canvasText('Sync left forgetting'), /Forgets rows · Create or Update/);
+		await screenshot('i39-2-forget-subtitle');
+		await stack.rest.activateWorkflow(wf2.id);
+		const forgetting = await runWebhook(stack, { workflow: wf2, path: forget.webhookPath }, { rows });
+		assert.match(String(outputOf(forgetting, 'Sync left forgetting')[0].warning), /Forget Each Input Row.*every execution of the active workflow/);
+	});
+
+	test('issue 39, traps 4 and 5: a partly failed row does not say created or unchanged; a bad row keeps its e-mail', async () => {
+		await signIn();
+		const rows = [
+			{ email: 'i39.partly@example.test', first: 'Partly', languages: 'Englsh: 4' },
+			{ email: 'i39.bad.birthday@example.test', first: 'Bad', birthday: '31.02.2024', languages: 'English: 4' },
+			{ email: 'i39.good@example.test', first: 'Good', languages: 'English: 4' },
+		];
+		const sheet = sheetWorkflow('partly', 'Sync partly', rows, {
+			additionalFields: { firstName: '={{ $json.first }}', birthday: '={{ $json.birthday }}' },
+			languageList: '={{ $json.languages }}',
+			options: { createInManualRuns: true },
+		});
+		const wf = await stack.rest.importWorkflow(sheet.json);
+		await page.goto(`${stack.n8n.url}/workflow/${wf.id}`);
+		const run = await executeByHand(wf);
+		const items = outputOf(run, 'Sync partly');
+		assert.equal(items.length, 3);
+		// trap 4: the row whose language failed is created, but does not say plain "created" (nor "unchanged")
+		assert.ok(items[0].action && !['created', 'unchanged'].includes(items[0].action), `a partly failed row says ${items[0].action}`);
+		assert.ok(items[0].error, 'the partly failed row says what failed');
+		// trap 5: the bad row keeps its action and e-mail
+		assert.deepEqual([items[1].email, Boolean(items[1].action), Boolean(items[1].error)], [rows[1].email, true, true]);
+		assert.equal(items[2].action, 'created');
+		await openNode('Sync partly');
+		const panel = page.locator('[data-test-id="output-panel"]');
+		await panel.getByText(rows[1].email, { exact: false }).first().waitFor({ timeout: 15_000 });
+		await screenshot('i39-4-5-partly-failed-and-bad-rows');
+		const text = await panel.innerText();
+		assert.ok(text.includes(items[0].action), `the table shows ${items[0].action}`);
 		await closeNode();
 	});
 });

@@ -81,7 +81,7 @@ const results = (execution, node = NODE) => out(execution, node).map((json) => (
  * `rows`: the rows the manual trigger gives (the webhook's body gives its own). `keeper`: a Code
  * node before the Recruiting node that counts its runs in its own static data.
  */
-function syncWorkflow(tag, { credentialName, rows = [], nodeId = `${tag}-node`, nodeName = NODE, withState = false, keeper = false, withPhone = false }) {
+function syncWorkflow(tag, { credentialName, rows = [], nodeId = `${tag}-node`, nodeName = NODE, withState = false, keeper = false, withPhone = false, createInManualRuns = false }) {
 	const upsert = {
 		id: nodeId,
 		name: nodeName,
@@ -96,7 +96,7 @@ function syncWorkflow(tag, { credentialName, rows = [], nodeId = `${tag}-node`, 
 			phone: withPhone ? '={{ $json.phone }}' : '',
 			additionalFields: { city: '={{ $json.city }}' },
 			...(withState ? { candidateSlug: '={{ $json.candidateSlug }}', syncState: '={{ $json.syncState }}' } : {}),
-			options: { concurrency: 2 },
+			options: { concurrency: 2, ...(createInManualRuns ? { createInManualRuns } : {}) },
 		},
 		onError: 'continueRegularOutput',
 	};
@@ -177,7 +177,7 @@ async function editWorkflow(workflowId, change) {
 describe(`issue 25: the sync in real n8n ${line}.x`, { timeout: 15 * 60_000 }, () => {
 	test('a manual test run, then the same rows live: nothing created twice, nothing refused', async () => {
 		const rows = rowsOf('manual', 6);
-		const target = await install('manual', { rows, activate: false });
+		const target = await install('manual', { rows, activate: false, createInManualRuns: true });
 		const tested = await runManually(stack.rest, target.workflow.id, 'Start');
 		assert.equal(tested.mode, 'manual');
 		assert.deepEqual(results(tested), rows.map(() => 'created'));
@@ -403,8 +403,13 @@ describe(`issue 25: after a restart of n8n ${line}.x`, { timeout: 10 * 60_000 },
 		const table = await setUpDataTableSync(stack, { webhookPath: `e2e-table-restart-${line}`, name: 'e2e sync: data table, restart' });
 		assert.deepEqual(results(await call(table, tableRows), DATATABLE.upsertNode), rows.map(() => 'created'));
 		const manualRows = rows.map((row) => ({ ...row, email: row.email.replace('sync.restart', 'sync.restart-manual') }));
-		const manual = await install('restart-manual', { rows: manualRows, activate: false });
+		const manual = await install('restart-manual', { rows: manualRows, activate: false, createInManualRuns: true });
 		assert.deepEqual(results(await runManually(stack.rest, manual.workflow.id, 'Start')), rows.map(() => 'created'));
+		// issue 39, trap 3: by default a manual run creates nothing, and the rows go through live after the restart
+		const heldRows = rows.map((row) => ({ ...row, email: row.email.replace('sync.restart', 'sync.restart-held') }));
+		const held = await install('restart-held', { rows: heldRows, activate: false });
+		assert.deepEqual(results(await runManually(stack.rest, held.workflow.id, 'Start')), rows.map(() => 'notSent'));
+		for (const row of heldRows) assert.equal(stored(row.email).length, 0, `${row.email}: not created by hand`);
 
 		await restartN8n();
 		const from = stack.sandbox.requests.length;
@@ -420,6 +425,10 @@ describe(`issue 25: after a restart of n8n ${line}.x`, { timeout: 10 * 60_000 },
 		log(`measured: a manual run, then a restart, then the same ${rows.length} rows live: ${JSON.stringify(outcome)}`);
 		for (const row of manualRows) assert.equal(stored(row.email).length, 1, `${row.email}: never created twice`);
 		assert.ok(outcome.every((r) => r === 'unchanged' || /may already exist/.test(r)), JSON.stringify(outcome));
+
+		await stack.rest.activateWorkflow(held.workflow.id);
+		assert.deepEqual(results(await call(held, heldRows)), rows.map(() => 'created'), 'the rows held back by hand, created live once');
+		for (const row of heldRows) assert.equal(stored(row.email).length, 1, row.email);
 	});
 });
 

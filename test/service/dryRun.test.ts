@@ -147,7 +147,7 @@ describe('candidate.upsert with Dry Run: what it cannot know', () => {
 	it('a row a real run refuses as "may already exist" (an unsaved manual run claimed it): planned as a creation it could not check; the real run still refuses it', async () => {
 		const harness = new Harness(emailCredential(sandbox(), ALICE));
 		const row = { email: 'dry.claimed@example.test', first: 'Fay', city: 'Berlin', skills: 'SQL: 3' };
-		const manual = await run(harness, [row], {}, true);
+		const manual = await run(harness, [row], { options: { createInManualRuns: true } }, true);
 		expect(manual.outputs[0].action).toBe('created');
 		// n8n restarted: the process forgot; the manual run's memory was never saved; only the claim remains.
 		forgetProcessMemory();

@@ -11,7 +11,7 @@ import { sleep } from 'n8n-workflow';
 
 import { forgetProcessMemory } from '../../nodes/Recruiting/memory/registry';
 import { deduplicator, Harness } from '../helpers/harness';
-import { upsertParameters } from '../helpers/upsert';
+import { CREATE_IN_MANUAL_RUNS, upsertParameters } from '../helpers/upsert';
 import { ALICE, emailCredential, useSandbox, writesSince } from '../helpers/sandbox';
 
 const sandbox = useSandbox();
@@ -182,11 +182,11 @@ describe('defect 11: a refused row has a way out', () => {
 	it('rows tested by hand, n8n restarted: refused; Forget This Row releases the claim and says so; the next run creates the row', async () => {
 		const harness = new Harness(emailCredential(sandbox(), ALICE));
 		const sheet = rows(2, 'refusedWayOut');
-		expect((await sync(harness, sheet, { manual: true })).actions).toEqual(['created', 'created']);
+		expect((await sync(harness, sheet, { manual: true, extra: CREATE_IN_MANUAL_RUNS })).actions).toEqual(['created', 'created']);
 		forgetProcessMemory();
 		expect((await sync(harness, sheet)).actions).toEqual(['refused', 'refused']);
 		const forgot = await forgetRow(harness, sheet[0]);
-		expect(forgot.outputs[0]).toEqual({ action: 'forgotten', known: true });
+		expect(forgot.outputs[0]).toMatchObject({ action: 'forgotten', known: true, email: sheet[0].email });
 		const next = await sync(harness, sheet);
 		expect(next.actions).toEqual(['created', 'refused']);
 		expect(next.writes.filter((write) => write === `POST ${CANDIDATE}`)).toHaveLength(1);

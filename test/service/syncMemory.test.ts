@@ -12,7 +12,7 @@ import { fingerprint, legacyAccountScope, legacyRowKey } from '../../nodes/Recru
 import { NOT_LOADED_NOTICE } from '../../nodes/Recruiting/memory';
 import { forgetProcessMemory, scopeKey } from '../../nodes/Recruiting/memory/registry';
 import { deduplicator, Harness } from '../helpers/harness';
-import { upsertParameters } from '../helpers/upsert';
+import { CREATE_IN_MANUAL_RUNS, upsertParameters } from '../helpers/upsert';
 import { ALICE, BOB, emailCredential, keyCredential, tokenCredential, useSandbox, writesSince } from '../helpers/sandbox';
 
 const sandbox = useSandbox();
@@ -90,7 +90,7 @@ describe("sync memory: n8n's static data used without harm", () => {
 		expect(again.result.staticDataSaved).toBe(false);
 		// Forgetting a row the memory never knew changes nothing either.
 		const forget = await sync(harness, rows(1, 'never'), { extra: { memoryAction: 'forget' } });
-		expect(forget.outputs).toEqual([{ action: 'forgotten', known: false }]);
+		expect(forget.outputs).toMatchObject([{ action: 'forgotten', known: false }]);
 		expect(forget.result.staticDataSaved).toBe(false);
 	}, 60_000);
 
@@ -158,7 +158,7 @@ describe('sync memory: keys that survive a renamed node and an edited credential
 		const harness = new Harness(credential);
 		const row = rows(1, 'legacy')[0];
 		// Created earlier, remembered as 0.2.0 wrote it: 16-byte key under the old scope, full fingerprints.
-		const slug = (await sync(new Harness(credential), [row], { manual: true })).outputs[0].slug as string;
+		const slug = (await sync(new Harness(credential), [row], { manual: true, extra: CREATE_IN_MANUAL_RUNS })).outputs[0].slug as string;
 		const oldKey = legacyRowKey(legacyAccountScope(credential), 'email', String(row.email));
 		harness.staticData = { 'node:Recruiting': { recruitingMemory: { v: 1, rows: { [oldKey]: { s: slug, r: [fingerprint('itSkill', { skill_name: 'x' })], t: 1 } } } } };
 		const first = await sync(harness, [row]);
@@ -192,7 +192,7 @@ describe('sync memory: one memory per process', () => {
 	it('a manual test run is remembered: the next production execution sends nothing and saves what the test learned', async () => {
 		const harness = new Harness(emailCredential(sandbox(), ALICE));
 		const sheet = rows(3, 'testFirst');
-		const test = await sync(harness, sheet, { manual: true });
+		const test = await sync(harness, sheet, { manual: true, extra: CREATE_IN_MANUAL_RUNS });
 		expect(test.actions).toEqual(['created', 'created', 'created']);
 		const live = await sync(harness, sheet);
 		expect(live.writes).toEqual([]);
@@ -239,7 +239,7 @@ describe('sync memory: one memory per process', () => {
 		const first = new Harness(emailCredential(sandbox(), ALICE));
 		const second = new Harness(emailCredential(sandbox(), ALICE));
 		const sheet = rows(2, 'twoWorkflows');
-		await sync(first, sheet, { manual: true });
+		await sync(first, sheet, { manual: true, extra: CREATE_IN_MANUAL_RUNS });
 		const other = await sync(second, sheet);
 		expect(other.actions).toEqual(['created', 'created']);
 		// The registry's key holds workflow id, node id and account scope; no separator lets two triples meet.

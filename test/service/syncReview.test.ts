@@ -10,7 +10,7 @@ import { MANUAL_RUN_HINT } from '../../nodes/Recruiting/actions/candidate/upsert
 import { forgetProcessMemory } from '../../nodes/Recruiting/memory/registry';
 import { Harness } from '../helpers/harness';
 import { ALICE, emailCredential, storedCandidate, useSandbox, writesSince } from '../helpers/sandbox';
-import { upsertParameters } from '../helpers/upsert';
+import { CREATE_IN_MANUAL_RUNS, upsertParameters } from '../helpers/upsert';
 
 const sandbox = useSandbox();
 const CANDIDATE = '/gin/v1/company/candidate';
@@ -111,7 +111,7 @@ describe('issue 34: a refused row has a way out that creates no duplicate; hand 
 	it('after hand runs and a restart, Stop Workflow: one error that counts the refused rows, says where the slug is and where it goes', async () => {
 		const harness = new Harness(emailCredential(sandbox(), ALICE));
 		const sheet = rows(3, 'refused.stop');
-		const manual = await runRows(harness, sheet, {}, true);
+		const manual = await runRows(harness, sheet, CREATE_IN_MANUAL_RUNS, true);
 		expect(manual.outputs.map((json) => json.action)).toEqual(['created', 'created', 'created']);
 		forgetProcessMemory();
 		const from = sandbox().requests.length;
@@ -119,9 +119,10 @@ describe('issue 34: a refused row has a way out that creates no duplicate; hand 
 		expect(writesSince(sandbox(), from)).toEqual([]);
 		expect(stopped.error?.message).toBe(`Row 1 (item index 0): This row's candidate may already exist, and n8n has no slug for it (Email ${String(sheet[0].email)})`);
 		const description = String(stopped.error?.description);
-		expect(description).toMatch(/find its slug: in the output of the execution that created it/);
-		expect(description).toMatch(/Put it in Candidate Slug for this row/);
-		expect(description).toMatch(/creates a duplicate if it did exist/);
+		// Issue 39: the way out is adopting the slugs in bulk; forgetting only for a candidate deleted in the service.
+		expect(description).toMatch(/the output of the execution that created them lists each row's "slug"/);
+		expect(description).toMatch(/map it to Candidate Slug\), set Memory Action to Adopt Given Slugs/);
+		expect(description).toMatch(/Only for a candidate that does not exist in the service \(deleted there\): Forget Each Input Row.*a duplicate if it does exist/);
 		expect(description).not.toMatch(/to let the node create it again/);
 		expect(description).toMatch(/^3 rows were refused before the run stopped \(item index: 0, 1, 2\): their candidate may already exist/m);
 		expect(description.match(/rows? (was|were) refused/g)).toHaveLength(1);
@@ -136,7 +137,7 @@ describe('issue 34: a refused row has a way out that creates no duplicate; hand 
 		const harness = new Harness(emailCredential(sandbox(), ALICE));
 		const [row] = rows(1, 'hint');
 		const hints = (run: Awaited<ReturnType<typeof runRows>>) => (run.result.run.data.resultData.runData.Recruiting[0].hints ?? []).map((hint) => hint.message);
-		const manual = await runRows(harness, [row], {}, true);
+		const manual = await runRows(harness, [row], CREATE_IN_MANUAL_RUNS, true);
 		expect(hints(manual)).toEqual([MANUAL_RUN_HINT]);
 		expect(MANUAL_RUN_HINT).toMatch(/Dry Run/);
 		expect(hints(await runRows(harness, [row]))).toEqual([]);

@@ -10,7 +10,7 @@ import { Harness } from '../helpers/harness';
 import { fingerprint } from '../../nodes/Recruiting/memory/keys';
 import { encodeState } from '../../nodes/Recruiting/memory/syncState';
 import { ALICE, BOB, emailCredential, storedCandidate, tokenCredential, useSandbox, writesSince } from '../helpers/sandbox';
-import { upsertParameters } from '../helpers/upsert';
+import { CREATE_IN_MANUAL_RUNS, upsertParameters } from '../helpers/upsert';
 
 const sandbox = useSandbox();
 const CANDIDATE = '/gin/v1/company/candidate';
@@ -55,7 +55,7 @@ describe('§1 the state in the rows', () => {
 	it('a node without memory, given slug and state, sends only what changed (manual test run first, then live)', async () => {
 		const sheet = rows(4, 'stateonly');
 		// A manual run: n8n saves no memory of it.
-		const test = await runRows(new Harness(emailCredential(sandbox(), ALICE)), sheet, fromRow, true);
+		const test = await runRows(new Harness(emailCredential(sandbox(), ALICE)), sheet, { ...fromRow, ...CREATE_IN_MANUAL_RUNS }, true);
 		expect(test.outputs.every((json) => json.action === 'created')).toBe(true);
 		const back = writtenBack(sheet, test.outputs);
 		// Another node (another workflow: an empty memory), the rows as written back.

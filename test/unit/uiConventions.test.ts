@@ -182,6 +182,30 @@ describe('issue 34: the editor path', () => {
 		expect(subtitle({ resource: 'referenceList', operation: 'getJobTypes' })).toMatch(/^Get Job Types: Reference List/i);
 	});
 
+	it('issue 39, trap 2: a mode that syncs nothing shows on the canvas subtitle, and a notice beside the setting says to switch it back', () => {
+		const subtitle = (parameters: INodeParameters) => {
+			const workflow = new Workflow({ nodes: [nodeOf(parameters)], connections: {}, active: false, nodeTypes });
+			return workflow.expression.getSimpleParameterValue(nodeOf(parameters), node.subtitle, 'internal', {});
+		};
+		const upsert = { resource: 'candidate', operation: 'upsert' };
+		expect(subtitle({ ...upsert, memoryAction: 'remember' })).toBe('Create or Update: Candidate');
+		expect(subtitle({ ...upsert, memoryAction: 'forget' })).toBe('Forgets rows · Create or Update: Candidate');
+		expect(subtitle({ ...upsert, memoryAction: 'clearAll' })).toBe('Forgets all rows · Create or Update: Candidate');
+		expect(subtitle({ ...upsert, memoryAction: 'adopt' })).toBe('Adopts slugs, sends nothing · Create or Update: Candidate');
+		expect(subtitle({ ...upsert, options: { dryRun: true } })).toBe('Dry Run: writes nothing · Create or Update: Candidate');
+		expect(subtitle({ resource: 'candidateJob', operation: 'add', options: {} })).toBe('Add: Candidate Job');
+		const notices = (values: INodeParameters) =>
+			node.properties.filter((property) => property.type === 'notice' && NodeHelpers.displayParameter(values, property, nodeOf(values, 1.2), node)).map((property) => property.displayName);
+		for (const action of ['forget', 'clearAll', 'adopt']) {
+			expect(notices({ ...upsert, memoryAction: action }).filter((text) => /Switch Memory Action back to Sync Rows/.test(text))).toHaveLength(1);
+		}
+		expect(notices({ ...upsert, memoryAction: 'remember' }).some((text) => /Switch Memory Action back/.test(text))).toBe(false);
+		expect(notices({ ...upsert, memoryAction: 'forget' }).join(' ')).toMatch(/still exist in the service.*creates each forgotten row again \(a duplicate/);
+		const dryRun = properties('options').flatMap((options) => (options.options as INodeProperties[]).filter((option) => option.name === 'dryRun'));
+		expect(dryRun.length).toBeGreaterThan(0);
+		for (const option of dryRun) expect(option.hint).toMatch(/Turn it off to sync/);
+	});
+
 	it('Max Requests per Second does not show "0.00" and says 0 is no cap; Request Timeout has its unit (point 8)', () => {
 		const rates = properties('options').flatMap((options) => (options.options as INodeProperties[]).filter((option) => option.name === 'requestsPerSecond'));
 		expect(rates.length).toBeGreaterThan(10);
@@ -227,17 +251,18 @@ describe('issue 34: the editor path', () => {
 			expect(order.slice(0, 5)).toEqual(['matchBy', 'matchKey', 'email', 'phone', 'additionalFields']);
 			expect(at('recordInput')).toBeGreaterThan(at('additionalFields'));
 			expect(at('earlierRunNotice')).toBeGreaterThan(at('languageList'));
-			expect(order.slice(at('earlierRunNotice'))).toEqual(['earlierRunNotice', 'candidateSlug', 'syncState', 'memoryAction', 'dryRunNotice', 'outputNotice', 'options', 'options']);
+			expect(order.slice(at('earlierRunNotice'))).toEqual(['earlierRunNotice', 'candidateSlug', 'syncState', 'memoryAction', 'adoptNotice', 'forgetNotice', 'clearAllNotice', 'dryRunNotice', 'outputNotice', 'options', 'options']);
 			const section = upsert.find((property) => property.name === 'earlierRunNotice')!;
 			expect(section.displayName.split(/[.!?](\s|$)/).filter((part) => part.trim().length > 1)).toHaveLength(1);
-			expect(upsert.filter((property) => property.type === 'notice').map((property) => property.name)).toEqual(['earlierRunNotice', 'dryRunNotice', 'outputNotice']);
+			expect(upsert.filter((property) => property.type === 'notice').map((property) => property.name)).toEqual(['earlierRunNotice', 'adoptNotice', 'forgetNotice', 'clearAllNotice', 'dryRunNotice', 'outputNotice']);
 		});
 
 		it("Memory Action's default is not labelled like the operation, and switching it hides (so drops) nothing", () => {
 			const action = upsert.find((property) => property.name === 'memoryAction')!;
 			const label = (action.options as INodePropertyOptions[]).find((option) => option.value === action.default)!.name;
 			expect(label).not.toBe('Create or Update');
-			expect(JSON.stringify(upsert.map((property) => property.displayOptions))).not.toContain('memoryAction');
+			// Only notices (which hold no value) depend on it.
+			expect(JSON.stringify(upsert.filter((property) => property.type !== 'notice').map((property) => property.displayOptions))).not.toContain('memoryAction');
 			const values = {
 				resource: 'candidate',
 				operation: 'upsert',

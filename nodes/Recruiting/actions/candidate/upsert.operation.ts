@@ -9,7 +9,10 @@
  * Each output carries `syncState` (memory/syncState.ts): what was sent for the row, as
  * fingerprints. Given back with the row's slug (Sync State), it decides instead of the memory.
  *
- * Memory Action also forgets one row (the next run creates it again) or the node's whole memory.
+ * Memory Action also adopts given slugs (rows whose candidates exist), forgets each input row (the
+ * next run creates it again) or the node's whole memory (upsert/memoryActions.ts). A manual run
+ * creates nothing and adds no record of a row the memory decides, unless Options → Create in
+ * Manual Runs is on: n8n never saves what a manual run learns (issue 39, trap 3).
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
@@ -23,6 +26,7 @@ import type { ImportInput } from './import.operation';
 import { failOnInvalidRecords, importRow, readImport, resolveRecordNames } from './import.operation';
 import type { Lead } from './upsert/outcome';
 import { failedFields, outputOf, rememberOutcome, unchangedResult } from './upsert/outcome';
+import { adoptRow, clearAllRows, forgetRow, heldInManualRun, hintMode, MANUAL_HOLD_HINT, notSentResult } from './upsert/memoryActions';
 import type { Known } from './upsert/plan';
 import { planFor } from './upsert/plan';
 import { mayExistError, readState, rowKeyOf, unsureError } from './upsert/refusals';
@@ -50,16 +54,14 @@ async function memoryOf(context: IExecuteFunctions, run: RunContext): Promise<Ca
 /** Rows whose creation this execution sent without learning the outcome: a later row with the same key must not create it again. */
 const uncertainCreations = async (run: RunContext) => await run.once('candidateMemory.uncertain', async () => new Set<string>());
 
-/** The execution hint of a manual run: what n8n keeps of it and what not, and how to test safely. */
+/** The execution hint of a manual run that creates (Options → Create in Manual Runs): what n8n keeps of it and what not. */
 export const MANUAL_RUN_HINT =
-	'A manual run of Create or Update: the candidates it creates and updates are real, and n8n keeps this output, but not what the node learned (which candidate each row became). Later executions of this n8n process still know these rows; after an n8n restart, or on a queue-mode worker, they are refused ("may already exist") unless each row brings the "slug" and "syncState" of this output (Candidate Slug, Sync State). To test without writing to the service, turn on Options → Dry Run; to keep test runs exact, write "slug" and "syncState" back to your rows.';
+	'A manual run of Create or Update with Create in Manual Runs on: the candidates it creates and updates are real, and n8n keeps this output, but not what the node learned (which candidate each row became). Later executions of this n8n process still know these rows; after an n8n restart, or on a queue-mode worker, they are refused ("may already exist") until you adopt their slugs: map Candidate Slug to this output\'s "slug" and run Memory Action → Adopt Given Slugs. To test without writing to the service, turn on Options → Dry Run; to keep test runs exact, write "slug" and "syncState" back to your rows.';
 
-function hintManualRun(context: IExecuteFunctions, run: RunContext): void {
+function hintManualRun(context: IExecuteFunctions, run: RunContext, creates: boolean): void {
 	void run.once('candidateMemory.manualHint', async () => {
-		const dryRun = itemParameter(context, 'options.dryRun', 0, false) === true;
-		if (context.getMode() === 'manual' && !dryRun && typeof context.addExecutionHints === 'function') {
-			context.addExecutionHints({ message: MANUAL_RUN_HINT, location: 'outputPane' });
-		}
+		if (context.getMode() !== 'manual' || isDryRun(run) || typeof context.addExecutionHints !== 'function') return;
+		context.addExecutionHints({ message: creates ? MANUAL_RUN_HINT : MANUAL_HOLD_HINT, location: 'outputPane' });
 	});
 }
 
@@ -107,6 +109,7 @@ async function createOrUpdate(
 		const result = unchangedResult(slug, plan.unchanged);
 		return outputOf(memory, lead, result, false, plan, rememberOutcome(memory, [key, ...aliases], known, input, result, plan), known);
 	}
+	if (heldInManualRun(context, itemIndex, run, { slug, given, plan })) return notSentResult(lead, slug, plan);
 	if (slug === undefined && (uncertain.has(key) || !(await memory.claim(key)))) {
 		const slowMs = uncertain.has(key) ? undefined : memory.doubt(key);
 		throw slowMs === undefined ? mayExistError(context, itemIndex, lead) : unsureError(context, itemIndex, lead, slowMs);
@@ -139,14 +142,14 @@ async function createOrUpdate(
 export async function prepare(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<Send> {
 	const memory = await memoryOf(this, run);
 	const action = itemParameter<string>(this, 'memoryAction', itemIndex, 'remember');
-	if (action === 'clearAll') {
-		return async () => ({ action: 'cleared', forgotten: await run.once('candidateMemory.clear', async () => await memory.clear()) });
-	}
+	hintMode(this, run, action);
+	if (action === 'clearAll') return clearAllRows(this, itemIndex, run, memory);
 	const row = rowKeyOf(this, itemIndex, memory);
-	if (action === 'forget') return async () => ({ action: 'forgotten', known: await memory.forget(row.key) });
-	hintManualRun(this, run);
+	if (action === 'forget') return async () => await forgetRow(this, memory, row);
 	const input = readImport(this, itemIndex);
 	const given = readState(this, itemIndex, memory, input.givenSlug);
 	const aliases = aliasKeys(memory, row.lead.matchedBy, input);
+	if (action === 'adopt') return async () => await memory.inTurn(row.key, async () => await adoptRow(this, itemIndex, run, memory, { ...row, aliases }, input, given));
+	hintManualRun(this, run, itemParameter(this, 'options.createInManualRuns', 0, false) === true);
 	return async () => await memory.inTurn(row.key, async () => await createOrUpdate(this, itemIndex, run, memory, { ...row, aliases }, input, given));
 }

@@ -129,6 +129,20 @@ export const requestOptionFields: INodeProperties[] = [
 		default: false,
 		description:
 			'Whether to only show what a real run would do: every row is decided as in a real run and its output lists the requests it would send, but nothing is written to the service and nothing is remembered',
+		// Beside the setting whenever it is in Options (issue 39, trap 2); a notice cannot depend on a value inside a collection.
+		hint: 'While on, every run writes nothing, production runs too, and the canvas says "Dry Run". Turn it off to sync.',
+		displayOptions: { show: { '/resource': ['candidate'], '/operation': ['upsert'] } },
+	},
+	{
+		// Candidate → Create or Update only (upsert.operation.ts `heldInManualRun`): n8n never saves what a manual run learns (issue 39, trap 3).
+		displayName: 'Create in Manual Runs',
+		name: 'createInManualRuns',
+		type: 'boolean',
+		noDataExpression: true,
+		default: false,
+		description:
+			'Whether a manual run creates candidates and adds records (off: those rows answer "notSent"). n8n never saves what a manual run learns: after a restart, adopt the slugs it created.',
+		hint: 'On: after an n8n restart, production refuses the rows this run created ("may already exist") until you adopt their slugs (Memory Action → Adopt Given Slugs)',
 		displayOptions: { show: { '/resource': ['candidate'], '/operation': ['upsert'] } },
 	},
 	{

@@ -88,7 +88,7 @@ export function importParameters(operation: string, slugDescription: string, whe
 			description: slugDescription,
 			displayOptions: { show },
 		},
-		// E-mail and phone also serve to find a row's memory (Create or Update's Forget This Row): shown without `when`.
+		// E-mail and phone also serve to find a row's memory (Create or Update's Forget Each Input Row): shown without `when`.
 		...candidateFieldProperties('candidate', operation, IMPORT_LAYOUT).map((property) => (property.type === 'collection' ? shown(property) : property)),
 		{
 			displayName: 'Records Input',

@@ -6,7 +6,9 @@
  *
  * Memory Action hides nothing: n8n drops the values of fields a choice hides, so switching it to a
  * forget action and back used to empty the profile and the records (issue 34, point 1). Its forget
- * actions read only the match fields; the others stay as they are.
+ * actions read only the match fields; the others stay as they are. Only notices (which hold no
+ * value) depend on it: each choice that sends nothing says what it does and to switch it back
+ * (issue 39).
  */
 import type { INodeProperties } from 'n8n-workflow';
 
@@ -83,20 +85,50 @@ const memoryAction: INodeProperties = {
 			description: 'Import a new row, update a known one with what changed, skip an unchanged one',
 		},
 		{
-			name: 'Forget This Row',
+			name: 'Adopt Given Slugs',
+			value: 'adopt',
+			description:
+				"Take each input row's Candidate Slug as its candidate (nothing is sent): for rows refused as \"may already exist\" whose candidates exist",
+		},
+		{
+			name: 'Forget Each Input Row',
 			value: 'forget',
-			description: 'Forget the candidate each input row is matched to (nothing is sent); a later run creates it again',
+			description: 'For candidates deleted in the service: forget each input row (nothing is sent); the next Sync Rows run creates each one again',
 		},
 		{
 			name: 'Forget All Rows',
 			value: 'clearAll',
-			description: "Clear this node's whole memory (nothing is sent); later runs create every row again",
+			description: "Clear this node's whole memory (nothing is sent); the next Sync Rows run creates every row again",
 		},
 	],
 	default: 'remember',
-	description: 'What this node does with its memory. The forget actions read only Match By and the row\'s e-mail, phone or key.',
+	description: "What this node does with its memory. Adopt reads the match fields, Candidate Slug, Sync State and the records; the forget actions read only Match By and the row's e-mail, phone or key.",
 	displayOptions: { show },
 };
+
+/** Beside Memory Action, for each mode that sends nothing: what it does, and to switch it back (issue 39, traps 1 and 2). */
+const SWITCH_BACK = 'Switch Memory Action back to Sync Rows after this run: left on, every execution (a production one too) does this again and syncs nothing.';
+const modeNotice = (value: string, text: string): INodeProperties => ({
+	displayName: `${text} ${SWITCH_BACK}`,
+	name: `${value}Notice`,
+	type: 'notice',
+	default: '',
+	displayOptions: { show: { ...show, memoryAction: [value] } },
+});
+const modeNotices: INodeProperties[] = [
+	modeNotice(
+		'adopt',
+		'Adopt Given Slugs: each input row with a Candidate Slug is remembered as that candidate, nothing is sent. Map Candidate Slug to the "slug" of the output of the execution that created the rows (written back to your rows); the records the row lists now are taken as added, and the next Sync Rows run sends the profile and later records only.',
+	),
+	modeNotice(
+		'forget',
+		'Forget Each Input Row is for candidates deleted in the service: the candidates still exist in the service unless you deleted them there, and the next Sync Rows run creates each forgotten row again (a duplicate if its candidate exists). For rows refused as "may already exist", use Adopt Given Slugs instead.',
+	),
+	modeNotice(
+		'clearAll',
+		'Forget All Rows: the candidates still exist in the service, and the next Sync Rows run creates every row again (duplicates of every candidate not deleted there).',
+	),
+];
 
 /** Import's parameters (slug first, options last), reordered: slug and state go to their section before Options. */
 function ordered(): INodeProperties[] {
@@ -105,7 +137,7 @@ function ordered(): INodeProperties[] {
 		"The \"slug\" of this row's earlier output. Empty: the remembered candidate, or a new one. Given alone: use that candidate (Source and Employee are not sent).",
 	);
 	const options = rest.pop()!;
-	return [matchBy, matchKey, ...rest, earlierRun, slug, syncState, memoryAction, dryRunNotice, outputNotice, options];
+	return [matchBy, matchKey, ...rest, earlierRun, slug, syncState, memoryAction, ...modeNotices, dryRunNotice, outputNotice, options];
 }
 
 export const description: INodeProperties[] = ordered();

@@ -121,10 +121,10 @@ export function mayExistError(context: IExecuteFunctions, itemIndex: number, lea
 		itemIndex,
 		description: [
 			'An earlier execution (or an earlier row of this one) created it, or sent its creation and never learned the outcome, and n8n did not keep what it learned: a manual execution (n8n never saves what a manual run learns), an execution that ran at the same time as this one, one that stopped before it ended (a worker that died), or an answer that was lost. Nothing was sent, so nothing is created twice.',
-			'To go on with this candidate, find its slug: in the output of the execution that created it (Executions: that execution\'s Recruiting node, the item with this row\'s ' +
-				`${MATCH_BY_LABEL[lead.matchedBy]}, field "slug"; a stopped execution's error lists the slugs it created), or in the recruiting service (the candidate created at that time). ` +
-				'Put it in Candidate Slug for this row (with its Sync State, if you keep it): the node updates that candidate and remembers it from then on.',
-			'Only if you have checked in the service that this candidate does not exist, forget the row (Forget This Row): the next run then creates it, and creates a duplicate if it did exist.',
+			'To go on with the candidates that exist, adopt their slugs, for every refused row at once: the output of the execution that created them lists each row\'s "slug" beside its ' +
+				`${MATCH_BY_LABEL[lead.matchedBy]} (Executions: that execution, this node; a manual run with Create in Manual Runs, or a stopped execution's error, which lists the slugs it created). ` +
+				'Give the refused rows their slugs (for a sheet: write that output\'s "slug" back to the rows and map it to Candidate Slug), set Memory Action to Adopt Given Slugs and run once: nothing is sent, each row is remembered as its candidate, and Sync Rows goes on from there.',
+			'Only for a candidate that does not exist in the service (deleted there): Forget Each Input Row, and the next run creates it again, a duplicate if it does exist.',
 		].join('\n\n'),
 	});
 	error.context.refusal = MAY_EXIST_REFUSAL;
