@@ -153,6 +153,8 @@ class Call {
 			if (cancelled(this.context) || this.transport.stopped) turn.abandoned();
 			this.checkRunning();
 			const data: ICredentialDataDecryptedObject = { ...this.credentials, sessionToken: '' };
+			// Sent along with this request, the login is a request of its own for an announced quota too.
+			if (!pacer.capped) await this.transport.controller.loginAlong(this.wait);
 			const outcome = await this.send(pacer.capped ? markLoginOnly(data) : data);
 			const token = typeof data.sessionToken === 'string' ? data.sessionToken : '';
 			if (token !== '') {
