@@ -7,9 +7,9 @@
  *   sent after the answered one (the service had not counted them; they will spend theirs) and
  *   those waiting for their turn, less each request sent since. An answer to a request sent
  *   before a newer answer's, or before the last reset passed, tells of the past: not read;
- * - the log of sends: never more than `limit` requests within any window (and a margin of
- *   `MARGIN_MS` plus 1 %). Each request is logged when it was answered (the service counted it by
- *   then; one still on the wire, when it was sent). When an answer says the service counted more
+ * - the log of sends: never more than `limit` requests within any window (and `MARGIN_MS`).
+ *   Each request is logged when it was answered (the service counted it by then, however late it
+ *   reached the service on a busy machine; one still on the wire, when it was sent). When an answer says the service counted more
  *   in its window than the log holds (another client, a login n8n sent along with a request, a
  *   run before), the missing ones are logged so that they leave the window at the reset
  *   announced (without one: as if sent now). The log alone holds under each way of counting (a
@@ -33,8 +33,8 @@ import { HEADER_BOUNDS, MAX_POLICIES } from './rateHeaders';
 /** A policy's own sends are remembered up to this many (a larger quota is kept by what remains alone). */
 const MAX_LOG = 4096;
 
-/** The way to the service: a send one window after another is late by this much (and 1 % of the window) at least. */
-const MARGIN_MS = 25;
+/** A request goes at least this long after the one it replaces left the window (logged at its answer, which came after the service counted it). */
+const MARGIN_MS = 5;
 
 interface Policy {
 	limit: number;
@@ -198,16 +198,16 @@ export class Quota {
 		let logged: number | undefined;
 		if (policy.limit <= MAX_LOG && sends.length + due.length >= policy.limit) {
 			const all = due.length === 0 ? sends : [...sends, ...due].sort((a, b) => a - b);
-			logged = all[all.length - policy.limit] + windowMs * 1.01 + MARGIN_MS;
+			logged = all[all.length - policy.limit] + windowMs + MARGIN_MS;
 		}
-		if (policy.left >= 1) return Math.max(now, logged ?? now);
-		// Spent by this node's own sends within the window: they say when the next may go (a reset in
-		// whole seconds may be a second late, and a sliding window's may mean one more only).
-		if (logged !== undefined && logged > now) return logged;
+		// The log holds what the service counted (answers pad it) and every request since: it decides
+		// (what remains, less the requests on the wire and waiting, counts some twice in a burst).
+		if (policy.limit <= MAX_LOG) return Math.max(now, logged ?? now);
+		if (policy.left >= 1) return now;
 		const intervalMs = windowMs / policy.limit;
-		// Spent by others too: at the reset announced, then one interval after another; without one, as it refills.
-		if (policy.resetAt > now) return Math.max(logged ?? now, policy.resetAt + intervalMs * Math.max(0, Math.floor(-policy.left)));
-		return Math.max(logged ?? now, policy.at + (1 - policy.left) * intervalMs);
+		// A quota too large to log, spent: at the reset announced, then one interval after another; without one, as it refills.
+		if (policy.resetAt > now) return policy.resetAt + intervalMs * Math.max(0, Math.floor(-policy.left));
+		return policy.at + (1 - policy.left) * intervalMs;
 	}
 
 	/**
