@@ -17,10 +17,14 @@
 //            Request node at its defaults (no batching: every item at once), creations only:
 //            rows per minute, requests answered 429 / 503, CPU per row, items failed
 //   limits   a limit of 40 requests per second (the sandbox at 20 ms, 429 with Retry-After beyond),
-//            600 creations with Auto: the first run of a process and the next run in it without
-//            rate-limit headers, and a first run with each header style (--rate-limit-headers):
-//            requests answered 429 and the time against the ideal (BENCH autoShare429Cold/Warm/Headers)
-// `--smoke` runs the profiles and limits sections tiny (Auto only, no real n8n): about a minute, for CI.
+//            counted by each limiter (--rate-limiter: a token bucket, a fixed window per calendar
+//            second, a sliding window), 600 creations with Auto: the first run of a process and the
+//            next run in it without rate-limit headers, and a first run with each header style
+//            (--rate-limit-headers): requests answered 429 and the time against the ideal
+//            (BENCH autoShare429Cold/Warm/Headers: the token bucket's; autoShare429Headers<Limiter>
+//            and limits.<limiter>: each limiter's)
+// `--smoke` runs the profiles and limits sections tiny (Auto only, no real n8n; the limits with headers x, each
+// limiter, and without headers the token bucket only): about a minute on an idle machine, for CI.
 // Prints the tables and the targets; the last line is `BENCH {json}` (see docs/benchmarks.md, "What to expect: speed, measured").
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -44,6 +48,7 @@ const { values: args } = parseArgs({
 		sections: { type: 'string' },
 		'limit-rows': { type: 'string' },
 		'header-styles': { type: 'string' },
+		limiters: { type: 'string' },
 		profiles: { type: 'string', default: 'fast,capacity,rate-limited,flaky' },
 		'profile-rows': { type: 'string' },
 		'profile-clients': { type: 'string', default: 'auto,5,20,50,import,chain' },
@@ -66,6 +71,8 @@ if (args.help) {
   --sections LIST          cpu,latency,remote,profiles,limits (default: all five)
   --limit-rows N           creations per run of the limits section (default 600, --quick 300, --smoke 80)
   --header-styles LIST     header styles of the limits section (default x,x-unix,ietf,ietf-draft; --quick x,ietf; --smoke x)
+  --limiters LIST          how the sandbox counts in the limits section: bucket, fixed (a window per calendar second),
+                           sliding (any second) (default bucket,fixed,sliding)
   --profiles LIST          service profiles of the profiles section (default fast,capacity,rate-limited,flaky)
   --profile-rows N         rows per run of the profiles section (default 1000, --quick 200)
   --profile-clients LIST   of the profiles section: auto, fixed concurrencies (the five phases, one node run each),
@@ -313,16 +320,21 @@ if (sections.has('profiles')) {
 const LIMIT_PER_SECOND = 40;
 const limitRows = Number(args['limit-rows'] ?? (smoke ? 80 : quick ? 300 : 600));
 const headerStyles = list(args['header-styles'] ?? (quick ? 'x,ietf' : 'x,x-unix,ietf,ietf-draft'));
+const limiters = list(args.limiters ?? 'bucket,fixed,sliding');
 if (sections.has('limits')) {
-	const runs = [{ style: undefined, names: ['cold', 'warm'] }, ...headerStyles.map((style) => ({ style, names: ['cold'] }))];
-	for (const { style, names } of runs) {
-		const sandbox = await startSandbox(0, ['--latency', '20', '--rate-limit', String(LIMIT_PER_SECOND), '--admin', ...(style ? ['--rate-limit-headers', style] : [])]);
-		progress(`  limit ${LIMIT_PER_SECOND}/s, ${limitRows} creations, ${style ? `headers ${style}` : 'no headers'}: ${names.join(' then ')} … `);
-		const plan = names.map((name) => ({ name, url: sandbox.url, rows: limitRows, concurrency: 'auto', warmup: 0, phases: ['create'], countsUrl: sandbox.url, latencyMs: 20 }));
-		const out = await runClient('node', plan);
-		await sandbox.stop();
-		progress(out.some((result) => result.error) ? 'failed\n' : `${out.map((result) => fmt(result.wallMs / 1000, 1)).join(' and ')} s\n`);
-		for (const result of out) results.limits.push({ style, rows: limitRows, ...result });
+	for (const limiter of limiters) {
+		// Smoke: without headers the token bucket only (one client process less per other limiter).
+		const bare = smoke && limiter !== 'bucket' ? [] : [{ style: undefined, names: ['cold', 'warm'] }];
+		const runs = [...bare, ...headerStyles.map((style) => ({ style, names: ['cold'] }))];
+		for (const { style, names } of runs) {
+			const sandbox = await startSandbox(0, ['--latency', '20', '--rate-limit', String(LIMIT_PER_SECOND), '--rate-limiter', limiter, '--admin', ...(style ? ['--rate-limit-headers', style] : [])]);
+			progress(`  limit ${LIMIT_PER_SECOND}/s (${limiter}), ${limitRows} creations, ${style ? `headers ${style}` : 'no headers'}: ${names.join(' then ')} … `);
+			const plan = names.map((name) => ({ name, url: sandbox.url, rows: limitRows, concurrency: 'auto', warmup: 0, phases: ['create'], countsUrl: sandbox.url, latencyMs: 20 }));
+			const out = await runClient('node', plan);
+			await sandbox.stop();
+			progress(out.some((result) => result.error) ? 'failed\n' : `${out.map((result) => fmt(result.wallMs / 1000, 1)).join(' and ')} s\n`);
+			for (const result of out) results.limits.push({ limiter, style, rows: limitRows, ...result });
+		}
 	}
 }
 
@@ -566,23 +578,21 @@ if (results.profiles.length > 0) {
 
 if (results.limits.length > 0) {
 	console.log(
-		`\nA limit of ${LIMIT_PER_SECOND} requests per second (the sandbox at 20 ms, a bucket of ${LIMIT_PER_SECOND}, 429 with Retry-After beyond; ` +
-			`${limitRows} creations per node run with Auto; the ideal is ${fmt(limitRows / LIMIT_PER_SECOND, 1)} s, the creations ÷ the limit):`,
+		`\nA limit of ${LIMIT_PER_SECOND} requests per second (the sandbox at 20 ms, 429 with Retry-After beyond), counted by each limiter ` +
+			`(bucket: a token bucket of ${LIMIT_PER_SECOND}; fixed: ${LIMIT_PER_SECOND} per calendar second; sliding: ${LIMIT_PER_SECOND} in any second); ` +
+			`${limitRows} creations per node run with Auto; the ideal is ${fmt(limitRows / LIMIT_PER_SECOND, 1)} s, the creations ÷ the limit:`,
 	);
 	const runName = (result) => (result.style ? `first run, headers ${result.style}` : result.name === 'cold' ? 'first run of a process, no headers' : 'next run in the process, no headers');
 	const share = (result) => result.answered429 / result.sandboxRequests;
 	const overIdeal = (result) => result.wallMs / 1000 / (result.rows / LIMIT_PER_SECOND);
 	printTable(
-		['run', 'requests', 'answered 429', 'share 429', 'seconds', '× ideal', 'items failed'],
+		['limiter', 'run', 'requests', 'answered 429', 'share 429', 'seconds', '× ideal', 'items failed'],
 		results.limits.map((result) =>
 			ok(result)
-				? [runName(result), result.sandboxRequests, result.answered429, `${fmt(100 * share(result), 2)}%`, fmt(result.wallMs / 1000, 1), fmt(overIdeal(result), 2), result.failed]
-				: [runName(result), errorCell(result), '', '', '', '', ''],
+				? [result.limiter, runName(result), result.sandboxRequests, result.answered429, `${fmt(100 * share(result), 2)}%`, fmt(result.wallMs / 1000, 1), fmt(overIdeal(result), 2), result.failed]
+				: [result.limiter, runName(result), errorCell(result), '', '', '', '', ''],
 		),
 	);
-	const cold = results.limits.find((result) => !result.style && result.name === 'cold' && ok(result));
-	const warm = results.limits.find((result) => !result.style && result.name === 'warm' && ok(result));
-	const headed = results.limits.filter((result) => result.style && ok(result));
 	const target = (what, result, maxShare, maxRatio) =>
 		result &&
 		console.log(
@@ -590,15 +600,27 @@ if (results.limits.length > 0) {
 				`${share(result) <= maxShare && overIdeal(result) <= maxRatio ? 'MET' : 'MISSED'}`,
 		);
 	console.log('');
-	target('first run without headers', cold, 0.05, 1.5);
-	target('next run without headers', warm, 0.01, 1.2);
-	for (const result of headed) target(`first run, headers ${result.style}`, result, 0.01, 1.2);
-	if (cold) bench.autoShare429Cold = Number(share(cold).toFixed(4));
-	if (warm) bench.autoShare429Warm = Number(share(warm).toFixed(4));
-	if (headed.length > 0) bench.autoShare429Headers = Number(Math.max(...headed.map(share)).toFixed(4));
-	bench.limits = Object.fromEntries(
-		results.limits.filter(ok).map((result) => [result.style ? `headers-${result.style}` : result.name, { requests: result.sandboxRequests, answered429: result.answered429, seconds: Number((result.wallMs / 1000).toFixed(2)), overIdeal: Number(overIdeal(result).toFixed(3)) }]),
-	);
+	const capitalised = (text) => text[0].toUpperCase() + text.slice(1);
+	bench.limits = {};
+	for (const limiter of limiters) {
+		const mine = results.limits.filter((result) => result.limiter === limiter);
+		const cold = mine.find((result) => !result.style && result.name === 'cold' && ok(result));
+		const warm = mine.find((result) => !result.style && result.name === 'warm' && ok(result));
+		const headed = mine.filter((result) => result.style && ok(result));
+		target(`${limiter}, first run without headers`, cold, 0.05, 1.5);
+		target(`${limiter}, next run without headers`, warm, 0.01, 1.2);
+		for (const result of headed) target(`${limiter}, first run, headers ${result.style}`, result, 0.01, 1.2);
+		if (headed.length > 0) bench[`autoShare429Headers${capitalised(limiter)}`] = Number(Math.max(...headed.map(share)).toFixed(4));
+		if (limiter === 'bucket') {
+			// The fields of before issue 40: the token bucket's.
+			if (cold) bench.autoShare429Cold = Number(share(cold).toFixed(4));
+			if (warm) bench.autoShare429Warm = Number(share(warm).toFixed(4));
+			if (headed.length > 0) bench.autoShare429Headers = Number(Math.max(...headed.map(share)).toFixed(4));
+		}
+		bench.limits[limiter] = Object.fromEntries(
+			mine.filter(ok).map((result) => [result.style ? `headers-${result.style}` : result.name, { requests: result.sandboxRequests, answered429: result.answered429, seconds: Number((result.wallMs / 1000).toFixed(2)), overIdeal: Number(overIdeal(result).toFixed(3)) }]),
+		);
+	}
 }
 
 // ---- the hand-wired chain: Import with Auto against login + 5 HTTP Request nodes in a real n8n --------

@@ -2,6 +2,8 @@
  * The command line of `cli.mjs` turned into sandbox options: checked and converted here (in
  * TypeScript, so that jest can test it); `cli.mjs` parses the flags and reads the files.
  */
+import { LIMITER_KINDS, parsePolicies } from './limiter';
+import type { LimiterKind } from './limiter';
 import { PROFILE_NAMES, PROFILES, isProfile } from './profiles';
 import type { FaultConfig, RateLimitHeaderStyle, SandboxOptions, TokenLocation } from './types';
 import { RATE_LIMIT_HEADER_STYLES } from './types';
@@ -79,6 +81,15 @@ function faultsFromFlags(flags: CliFlags): FaultConfig | undefined {
 		}
 		faults.rateLimitHeaders = headers as RateLimitHeaderStyle;
 	}
+	const limiter = flags['rate-limiter'];
+	if (limiter !== undefined) {
+		if (typeof limiter !== 'string' || !(LIMITER_KINDS as readonly string[]).includes(limiter)) {
+			throw new Error(`--rate-limiter must be one of ${LIMITER_KINDS.join(', ')}`);
+		}
+		faults.rateLimiter = limiter as LimiterKind;
+	}
+	const policies = flags['rate-policies'];
+	if (typeof policies === 'string') faults.rateLimitPolicies = parsePolicies(policies);
 	const unavailable = flags['unavailable-rate'];
 	if (unavailable !== undefined) {
 		const fraction = Number(unavailable);

@@ -25,6 +25,11 @@ const USAGE = `Usage: node test/sandbox/cli.mjs [options]
                         every answer announces the limit: x (X-RateLimit-*, reset in seconds),
                         x-unix (reset as a Unix time), ietf (RateLimit-Policy / RateLimit),
                         ietf-draft (RateLimit-Limit/-Remaining/-Reset); profile rate-limited-headers: x
+  --rate-limiter KIND   how the limits are counted: bucket (default; a token bucket refilled
+                        continuously), fixed (a fixed window on the clock: per calendar second),
+                        sliding (a sliding window: at most N in any second)
+  --rate-policies LIST  more policies counted at once, name:limit/seconds separated by commas
+                        (for example burst:100/60,daily:1000/86400); with ietf headers all are announced
   --unavailable-rate F  fraction F (0..1) of requests answered 503
   --seed N              seed of the random faults (reproducible runs)
   --seed-file FILE      JSON array of companies to seed instead of the default two
@@ -53,6 +58,8 @@ try {
 			capacity: { type: 'string' },
 			'rate-limit': { type: 'string' },
 			'rate-limit-headers': { type: 'string' },
+			'rate-limiter': { type: 'string' },
+			'rate-policies': { type: 'string' },
 			'unavailable-rate': { type: 'string' },
 			seed: { type: 'string' },
 			'seed-file': { type: 'string' },

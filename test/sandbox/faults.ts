@@ -5,6 +5,8 @@
  */
 import { randomInt } from 'crypto';
 
+import { Limiter } from './limiter';
+import type { RatePolicy } from './limiter';
 import type { AfterWorkStatus, FaultConfig, FaultName, LoginScriptEntry } from './types';
 
 /** mulberry32: a small, fast, seedable PRNG (uniform in [0, 1)). */
@@ -81,8 +83,8 @@ export class FaultInjector {
 
 	private loginScript: LoginScriptEntry[] = [];
 
-	/** `rateLimitPerSecond`: the tokens left and when they were counted. */
-	private bucket = { tokens: 0, at: 0 };
+	/** `rateLimitPerSecond` / `rateLimitPolicies`, counted as `rateLimiter` says (none: no limit). */
+	private limiter?: Limiter;
 
 	/** `capacity`: requests being served, and the ones waiting for a place (in arrival order). */
 	private serving = 0;
@@ -103,7 +105,11 @@ export class FaultInjector {
 		this.expiryArmed = nonNegative(config.expireTokensAfterRequests) > 0;
 		this.sessionUse.clear();
 		this.loginScript = [...(config.loginScript ?? [])];
-		this.bucket = { tokens: nonNegative(config.rateLimitPerSecond), at: Date.now() };
+		const policies: RatePolicy[] = [
+			...(nonNegative(config.rateLimitPerSecond) > 0 ? [{ name: 'default', limit: Math.floor(nonNegative(config.rateLimitPerSecond)), windowS: 1 }] : []),
+			...(config.rateLimitPolicies ?? []),
+		];
+		this.limiter = policies.length > 0 ? new Limiter(config.rateLimiter ?? 'bucket', policies) : undefined;
 	}
 
 	/** Whether `capacity` bounds the requests served at once. */
@@ -112,42 +118,17 @@ export class FaultInjector {
 	}
 
 	/**
-	 * `rateLimitPerSecond`: takes a token and answers undefined, or, when none is left, the
-	 * Retry-After value (whole seconds until the next token, at least 1).
+	 * `rateLimitPerSecond` / `rateLimitPolicies`: counts the request and answers undefined, or,
+	 * when a policy is spent, the Retry-After value (whole seconds until it has room, at least 1).
 	 */
-	overRate(): string | undefined {
-		const perSecond = nonNegative(this.config.rateLimitPerSecond);
-		if (perSecond === 0) return undefined;
-		const now = Date.now();
-		this.bucket.tokens = Math.min(perSecond, this.bucket.tokens + ((now - this.bucket.at) / 1000) * perSecond);
-		this.bucket.at = now;
-		if (this.bucket.tokens >= 1) {
-			this.bucket.tokens -= 1;
-			return undefined;
-		}
-		return String(Math.max(1, Math.ceil((1 - this.bucket.tokens) / perSecond)));
+	overRate(now = Date.now()): string | undefined {
+		return this.limiter?.take(now);
 	}
 
-	/**
-	 * `rateLimitHeaders`: the headers announcing the bucket after the last `overRate` (its size per
-	 * second, the whole tokens left, the seconds until it is full), in the configured style.
-	 */
-	rateHeaders(): Record<string, string> | undefined {
-		const perSecond = nonNegative(this.config.rateLimitPerSecond);
+	/** `rateLimitHeaders`: the headers announcing the policies after the last `overRate`, in the configured style. */
+	rateHeaders(now = Date.now()): Record<string, string> | undefined {
 		const style = this.config.rateLimitHeaders;
-		if (perSecond === 0 || style === undefined) return undefined;
-		const remaining = Math.max(0, Math.floor(this.bucket.tokens));
-		const reset = Math.ceil((perSecond - this.bucket.tokens) / perSecond);
-		switch (style) {
-			case 'x':
-				return { 'X-RateLimit-Limit': String(perSecond), 'X-RateLimit-Remaining': String(remaining), 'X-RateLimit-Reset': String(reset) };
-			case 'x-unix':
-				return { 'X-RateLimit-Limit': String(perSecond), 'X-RateLimit-Remaining': String(remaining), 'X-RateLimit-Reset': String(Math.ceil(this.bucket.at / 1000) + reset) };
-			case 'ietf':
-				return { 'RateLimit-Policy': `"default";q=${perSecond};w=1`, RateLimit: `"default";r=${remaining};t=${reset}` };
-			case 'ietf-draft':
-				return { 'RateLimit-Limit': String(perSecond), 'RateLimit-Remaining': String(remaining), 'RateLimit-Reset': String(reset) };
-		}
+		return this.limiter && style !== undefined ? this.limiter.headers(style, now) : undefined;
 	}
 
 	/** Serves one request for `ms` (`wait` sleeps), at most `capacity` at once; true when it had to wait for a place. */

@@ -323,8 +323,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		decision: FaultDecision,
 		isLogin: boolean,
 	): Promise<boolean> => {
-		const limited = faults.overRate();
-		const announced = faults.rateHeaders();
+		const now = Date.now();
+		const limited = faults.overRate(now);
+		const announced = faults.rateHeaders(now);
 		if (announced) reply.headers(announced);
 		if (limited !== undefined) {
 			if (decision.latencyMs > 0) await sleep(decision.latencyMs);

@@ -1,4 +1,5 @@
 /** Public types of the recruiting-service sandbox (re-exported by `server.ts`). */
+import type { LimiterKind, RatePolicy } from './limiter';
 
 export interface SandboxUser {
 	email: string;
@@ -93,6 +94,16 @@ export interface FaultConfig {
 	 * RateLimit-Limit/-Remaining/-Reset). Default: no header (profile `rate-limited-headers`).
 	 */
 	rateLimitHeaders?: RateLimitHeaderStyle;
+	/**
+	 * How the limits are counted (limiter.ts): `bucket` (default; a token bucket refilled
+	 * continuously), `fixed` (a fixed window aligned on the clock), `sliding` (a sliding window).
+	 */
+	rateLimiter?: LimiterKind;
+	/**
+	 * More policies counted at once beside `rateLimitPerSecond` (which is the policy "default", a
+	 * window of 1 s), each `limit` requests per `windowS` seconds: a burst and a daily quota.
+	 */
+	rateLimitPolicies?: RatePolicy[];
 	/** Fraction (0..1) answered 503 before processing, with `Retry-After: retryAfterOn503` when set (profile `flaky`). */
 	unavailableRate?: number;
 	/** Only apply faults to paths starting with one of these prefixes (`loginScript` excepted). */

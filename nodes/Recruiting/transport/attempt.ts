@@ -82,7 +82,7 @@ export async function attempt(context: RequestContext, options: IHttpRequestOpti
 		outcome = { kind: 'thrown', error, code: errorCode(error) };
 	}
 	const signal = signalOf(outcome);
-	if (!signal) controller.left();
+	if (!signal) controller.left(startedAt);
 	else {
 		const headers = outcome.kind === 'answer' ? outcome.headers : undefined;
 		controller.record(signal.signal, startedAt, Date.now() - startedAt, signal.retryAfterMs, { method: options.method, headers });

@@ -10,8 +10,8 @@
  * - `law.ts`: the limit of requests in flight (slow start, AIMD on losses, Vegas on latency) and
  *   the run-wide hold after a round of 503s with Retry-After;
  * - `sendRate.ts`: the send rate learned from 429s (AWS adaptive retry, CUBIC growth);
- * - `rateHeaders.ts` and `quota.ts`: the quota the service announces in its headers, paced to
- *   from the first answers.
+ * - `rateHeaders.ts` and `quota.ts`: the quotas the service announces in its headers (every
+ *   policy; in flight counts against what remains), paced to from the first answers.
  * A request's turn waits for the hold, then the learned rate, then a token of the quota; the
  * transport's own pacer (Max Requests per Second) comes after them, so nothing released at the end
  * of a hold or a wait starts faster than the cap. Max Requests per Second caps the learned rate
@@ -33,7 +33,7 @@ import type { Waiter } from './pacer';
 import { Pacer } from './pacer';
 import type { KeptQuota } from './quota';
 import { Quota } from './quota';
-import { readRate } from './rateHeaders';
+import { readRates } from './rateHeaders';
 import type { LearnedRate } from './sendRate';
 import { SendRate } from './sendRate';
 
@@ -41,6 +41,9 @@ export { AUTO_START, MAX_HOLD_MS } from './law';
 export type { Decision, Signal } from './law';
 
 export type ConcurrencyMode = 'auto' | 'fixed';
+
+/** At most this many send times are kept of the requests on the wire (more than Max Concurrency allows). */
+const MAX_ON_WIRE = 1024;
 
 /** What a node run learned of the service's pace, for the next run against it to start from (`pace.ts`). */
 export interface Pace {
@@ -82,6 +85,9 @@ export class Controller {
 	private readonly auto: boolean;
 
 	private inFlight = 0;
+
+	/** When each request on the wire was sent (`auto`), oldest first: those sent after an answered one are not in what its answer says remains. */
+	private readonly wire: number[] = [];
 
 	/** The router's waits for a slot. */
 	private waiting: Array<() => void> = [];
@@ -180,6 +186,18 @@ export class Controller {
 		const held = this.law.holdUntil - this.now();
 		if (held > 0) await wait(held);
 		await this.pacer.turn(wait);
+		await this.quotaTurn(wait);
+	}
+
+	/** A login n8n sends along with the request that needed it: it waits for its own turn of the announced quota and counts there as sent. */
+	async loginAlong(wait: Waiter): Promise<void> {
+		if (!this.auto) return;
+		await this.quotaTurn(wait);
+		this.quota.sent(this.now());
+	}
+
+	/** Waits for a turn of the announced quota. */
+	private async quotaTurn(wait: Waiter): Promise<void> {
 		const due = this.quota.take(this.now());
 		if (due <= 0) return;
 		try {
@@ -191,13 +209,31 @@ export class Controller {
 
 	/** A request goes on the wire now: answers when (give it back to `record`, or to `left` if it gets no signal). */
 	sent(): number {
-		if (this.auto) this.law.sent();
-		return this.now();
+		const now = this.now();
+		if (this.auto) {
+			this.law.sent();
+			this.quota.sent(now);
+			this.wire.push(now);
+			if (this.wire.length > MAX_ON_WIRE) this.wire.shift();
+		}
+		return now;
 	}
 
-	/** A request left the wire without telling anything of the service (cancelled, never sent). */
-	left(): void {
-		if (this.auto) this.law.left();
+	/** A request left the wire without telling anything of the service (cancelled, never sent); `startedAt`: when it was sent. */
+	left(startedAt?: number): void {
+		if (!this.auto) return;
+		this.law.left();
+		this.offWire(startedAt);
+	}
+
+	/** Takes the request sent at `startedAt` off the wire; answers how many still on it were sent after it (or in the same millisecond). */
+	private offWire(startedAt: number | undefined): number {
+		const index = startedAt === undefined ? -1 : this.wire.indexOf(startedAt);
+		this.wire.splice(Math.max(0, index), 1);
+		if (startedAt === undefined) return 0;
+		let later = 0;
+		for (let i = this.wire.length - 1; i >= 0 && this.wire[i] >= startedAt; i--) later += 1;
+		return later;
 	}
 
 	/**
@@ -207,8 +243,11 @@ export class Controller {
 	record(signal: Signal, startedAt: number, latencyMs: number, retryAfterMs?: number, details: AnswerDetails = {}): void {
 		if (!this.auto) return;
 		const now = this.now();
-		const reading = readRate(details.headers, now);
-		if (reading) this.quota.heard(reading, this.law.others, now);
+		const readings = readRates(details.headers, now);
+		// Sent after this one, still on the wire: not counted in what this answer says remains; they will spend it.
+		const later = this.offWire(startedAt);
+		if (readings.length > 0) this.quota.heard(readings, later, startedAt, now);
+		this.quota.answered(startedAt, now);
 		this.law.left();
 		if (signal === 'throttled') {
 			this.law.slowStart = false;

@@ -6,7 +6,7 @@
  * - `session.ts`: the one owner of the session token; `pacer.ts`: the rate cap and waits;
  * - `controller.ts`: how many items are in flight and how fast requests start (Concurrency Mode),
  *   from `law.ts` (the limit), `sendRate.ts` (the rate learned from 429s), `rateHeaders.ts` (the
- *   limit a service announces in its headers) and `quota.ts` (that limit as a token bucket);
+ *   limits a service announces in its headers) and `quota.ts` (every announced policy, kept by a log of the requests sent);
  * - `pace.ts`: the pace each service showed, kept per process for the next node run;
  * - `auth.ts`: the credential's checks, `authenticate` and the one login request;
  * - `token.ts`: finding and sealing the session token; `http.ts`: bodies, headers, error codes;

@@ -1,90 +1,244 @@
 /**
- * Concurrency Mode Auto, the quota the service announced (`rateHeaders.ts`), mirrored as a token
- * bucket: `limit` tokens, refilled at `limit` per window. Each answer that announces what remains
- * sets the tokens to it, less the requests still on the wire (they will spend theirs). Each
- * request takes a token before it is sent; without one it waits until the refill gives it one.
- * So a run sends freely while the quota lasts and then at the rate the quota refills, from the
- * first answers on. No wait for a token is longer than 30 s (`MAX_HOLD_MS`).
+ * Concurrency Mode Auto, the quotas the service announced (`rateHeaders.ts`): every policy it
+ * names (a burst policy and a daily one), each honoured on its own; a request goes when every
+ * policy lets it, so the tightest spent one decides. Whatever the service counts with (a token
+ * bucket, a fixed window, a sliding window), per policy:
+ * - what remains: the last answer's remaining, less the requests still on the wire that were
+ *   sent after the answered one (the service had not counted them; they will spend theirs) and
+ *   those waiting for their turn, less each request sent since. An answer to a request sent
+ *   before a newer answer's, or before the last reset passed, tells of the past: not read;
+ * - the log of sends: never more than `limit` requests within any window (and `MARGIN_MS`).
+ *   Each request is logged when it was answered (the service counted it by then, however late it
+ *   reached the service on a busy machine; one still on the wire, when it was sent). When an answer says the service counted more
+ *   in its window than the log holds (another client, a login n8n sent along with a request, a
+ *   run before), the missing ones are logged so that they leave the window at the reset
+ *   announced (without one: as if sent now). The log alone holds under each way of counting (a
+ *   fixed window is a window too; a bucket of `limit` refilled over the window is never emptied
+ *   by it), so once the quota is spent the next request goes when the oldest logged one leaves
+ *   the window: no burst at a window's edge beyond what left it, and a reset announced in whole
+ *   seconds (up to a second late) or meaning "one more" (a sliding window) holds nothing longer;
+ * - the reset, for a quota the log cannot hold (over `MAX_LOG`): when what remains is spent,
+ *   nothing more goes until the reset announced (the earliest any answer of this window gave),
+ *   then one window ÷ limit apart, not in a burst; without a reset, as it refills at the
+ *   policy's rate.
+ * No wait for a turn is longer than 30 s (`MAX_HOLD_MS`).
  *
  * The window: the policy's `w` when said; else (X-RateLimit, which sends none) the longest reset
- * seen in whole seconds (a reset as a Unix time may be up to a second late), at least a second: a
- * fixed window counts its reset down from the window's length, a token
- * bucket says when it is full again.
+ * seen in whole seconds (a reset as a Unix time may be up to a second late), at least a second.
  */
 import { MAX_HOLD_MS } from './law';
 import type { Announced } from './rateHeaders';
-import { HEADER_BOUNDS } from './rateHeaders';
+import { HEADER_BOUNDS, MAX_POLICIES } from './rateHeaders';
 
-export interface KeptQuota {
+/** A policy's own sends are remembered up to this many (a larger quota is kept by what remains alone). */
+const MAX_LOG = 4096;
+
+/** A request goes at least this long after the one it replaces left the window (logged at its answer, which came after the service counted it). */
+const MARGIN_MS = 5;
+
+interface Policy {
 	limit: number;
 	windowS: number;
-	tokens: number;
+	/** What remains for this node (may be negative: requests waiting for their turn). */
+	left: number;
+	/** When `left` was last set by an answer or a reset (ms). */
 	at: number;
+	/** When what was announced as spent is whole again (ms; -Infinity: no reset announced). */
+	resetAt: number;
+	/** Answers to requests sent before this are of a past window. */
+	staleBefore: number;
+	/** When the request of the answer last read was sent. */
+	heardSentAt: number;
+	/** The longest reset seen (X-RateLimit: the window's estimate). */
+	longestReset: number;
+	/** When this node's last requests were sent, oldest first, at most min(limit, MAX_LOG). */
+	sends: number[];
+	/** When the requests that took their turn and are not sent yet are due, oldest first. */
+	due: number[];
+}
+
+/** Adds `at` to a list kept in time order; forgets the oldest beyond `max`. */
+function insert(list: number[], at: number, max: number): void {
+	let index = list.length;
+	while (index > 0 && list[index - 1] > at) index -= 1;
+	list.splice(index, 0, at);
+	if (list.length > max) list.shift();
+}
+
+export interface KeptQuota {
+	policies: Array<[string, Policy]>;
 }
 
 export class Quota {
-	private limit = 0;
+	private readonly policies = new Map<string, Policy>();
 
-	private windowS = 1;
-
-	private tokens = 0;
-
-	private at = 0;
-
-	/** Requests that took a token on credit and wait for it: not on the wire yet, they will spend it. */
+	/** Requests that took their turn on credit and wait for it: not on the wire yet, they will spend it. */
 	private waiting = 0;
 
-	/** The longest reset seen (X-RateLimit: the window's estimate). */
-	private longestReset = 0;
+	/** The sends before any policy was announced (a policy heard first starts its log with them). */
+	private readonly early: number[] = [];
 
-	/** The quota's rate per second (0: none announced). */
+	/** The tightest announced rate per second (0: none announced). */
 	get perSecond(): number {
-		return this.limit > 0 ? this.limit / this.windowS : 0;
+		let rate = 0;
+		for (const policy of this.policies.values()) {
+			const each = policy.limit / policy.windowS;
+			if (rate === 0 || each < rate) rate = each;
+		}
+		return rate;
 	}
 
-	/** An answer's announcement; `others`: the requests still on the wire besides the one answered. */
-	heard(reading: Announced, others: number, now: number): void {
-		if (reading.resetS !== undefined) this.longestReset = Math.max(this.longestReset, reading.resetS);
-		const windowS = reading.windowS ?? Math.min(HEADER_BOUNDS.maxWindowS, Math.max(1, Math.floor(this.longestReset)));
-		if (this.limit === 0) this.tokens = reading.limit;
-		else this.refill(now);
-		this.limit = reading.limit;
-		this.windowS = windowS;
-		this.at = now;
-		if (reading.remaining !== undefined) this.tokens = reading.remaining - others - this.waiting;
-		this.tokens = Math.min(this.limit, this.tokens);
+	/**
+	 * An answer's announcements; `others`: the requests still on the wire sent after the one
+	 * answered (not counted in its remaining); `sentAt`: when the answered request was sent.
+	 */
+	heard(readings: Announced[], others: number, sentAt: number, now: number): void {
+		for (const reading of readings) {
+			const name = reading.policy ?? '';
+			let policy = this.policies.get(name);
+			if (!policy) {
+				if (this.policies.size >= MAX_POLICIES) continue;
+				const sends = reading.limit <= MAX_LOG ? this.early.slice(-reading.limit) : [];
+				policy = { limit: reading.limit, windowS: 1, left: reading.limit, at: now, resetAt: Number.NEGATIVE_INFINITY, staleBefore: Number.NEGATIVE_INFINITY, heardSentAt: Number.NEGATIVE_INFINITY, longestReset: 0, sends, due: [] };
+				this.policies.set(name, policy);
+			}
+			this.roll(policy, now);
+			if (reading.resetS !== undefined) policy.longestReset = Math.max(policy.longestReset, reading.resetS);
+			policy.windowS = reading.windowS ?? Math.min(HEADER_BOUNDS.maxWindowS, Math.max(1, Math.floor(policy.longestReset)));
+			policy.limit = reading.limit;
+			// An answer older than one already read, or of a window that has passed, tells of the past.
+			if (sentAt < policy.heardSentAt || sentAt < policy.staleBefore) continue;
+			policy.heardSentAt = sentAt;
+			if (reading.remaining !== undefined) {
+				this.counted(policy, policy.limit - reading.remaining, others, reading.resetS, now);
+				this.refill(policy, now);
+				policy.left = Math.min(policy.limit, reading.remaining - others - this.waiting);
+				policy.at = now;
+			}
+			if (reading.resetS !== undefined) {
+				const resetAt = now + reading.resetS * 1000;
+				policy.resetAt = policy.resetAt > now ? Math.min(policy.resetAt, resetAt) : resetAt;
+			}
+		}
 	}
 
-	/** Takes a token for a request about to be sent: how long it must wait for it (ms; 0 when there is one). */
+	/** Takes a turn for a request about to be sent: how long it must wait (ms; 0: at once). */
 	take(now: number): number {
-		if (this.limit === 0) return 0;
-		this.refill(now);
-		this.tokens -= 1;
-		if (this.tokens >= 0) return 0;
-		this.waiting += 1;
-		// Never a stall: at most the 30 s of any wait (a quota of 1 a day is not waited out here; the service's 429 says when).
-		return Math.min(MAX_HOLD_MS, Math.ceil((-this.tokens * 1000) / this.perSecond));
+		if (this.policies.size === 0) return 0;
+		let due = now;
+		for (const policy of this.policies.values()) due = Math.max(due, this.dueOf(policy, now));
+		due = Math.min(due, now + MAX_HOLD_MS);
+		for (const policy of this.policies.values()) {
+			policy.left -= 1;
+			if (policy.limit <= MAX_LOG) insert(policy.due, due, MAX_LOG);
+		}
+		const wait = Math.ceil(due - now);
+		if (wait > 0) this.waiting += 1;
+		return wait;
 	}
 
-	/** A request that waited for its token (`take` answered more than 0) is sent now. */
+	/** A request that waited for its turn (`take` answered more than 0) is on its way now. */
 	departed(): void {
 		this.waiting = Math.max(0, this.waiting - 1);
 	}
 
+	/**
+	 * A request was answered now: the service counted it at some time between its send and now,
+	 * so its send is logged as of now (on a busy machine a request may reach the service late; a
+	 * send logged earlier than the service counted it would let the next one in too soon).
+	 */
+	answered(sentAt: number, now: number): void {
+		const lists = [this.early, ...[...this.policies.values()].filter((policy) => policy.limit <= MAX_LOG).map((policy) => policy.sends)];
+		for (const list of lists) {
+			const index = list.lastIndexOf(sentAt);
+			if (index < 0) continue;
+			list.splice(index, 1);
+			insert(list, now, MAX_LOG);
+		}
+	}
+
+	/** A request goes on the wire now: its send is logged at the time it really left (no more its turn's due time). */
+	sent(now: number): void {
+		if (this.policies.size === 0) {
+			insert(this.early, now, MAX_LOG);
+			return;
+		}
+		for (const policy of this.policies.values()) {
+			if (policy.limit > MAX_LOG) continue;
+			const { due } = policy;
+			// Its turn: the latest due by now (a request sent before any turn was taken has none).
+			let index = due.length - 1;
+			while (index >= 0 && due[index] > now) index -= 1;
+			if (index >= 0) due.splice(index, 1);
+			insert(policy.sends, now, policy.limit);
+		}
+	}
+
 	kept(): KeptQuota | undefined {
-		return this.limit > 0 ? { limit: this.limit, windowS: this.windowS, tokens: this.tokens, at: this.at } : undefined;
+		return this.policies.size > 0 ? { policies: [...this.policies].map(([name, policy]) => [name, { ...policy, sends: [...policy.sends], due: [] }]) } : undefined;
 	}
 
 	resume(kept: KeptQuota, now: number): void {
-		this.limit = kept.limit;
-		this.windowS = kept.windowS;
-		this.tokens = kept.tokens;
-		this.at = kept.at;
-		this.refill(now);
+		for (const [name, policy] of kept.policies.slice(0, MAX_POLICIES)) {
+			const copy = { ...policy, sends: [...policy.sends], due: [] };
+			this.roll(copy, now);
+			this.policies.set(name, copy);
+		}
 	}
 
-	private refill(now: number): void {
-		if (now > this.at) this.tokens = Math.min(this.limit, this.tokens + ((now - this.at) / 1000) * this.perSecond);
-		this.at = Math.max(this.at, now);
+	/** When the policy lets the next request go. */
+	private dueOf(policy: Policy, now: number): number {
+		this.roll(policy, now);
+		this.refill(policy, now);
+		const windowMs = policy.windowS * 1000;
+		// Never more than `limit` own sends (those due included) within a window (and the margin).
+		const { sends, due } = policy;
+		// A turn taken but never sent (cancelled) is forgotten after a window.
+		while (due.length > 0 && due[0] < now - windowMs) due.shift();
+		let logged: number | undefined;
+		if (policy.limit <= MAX_LOG && sends.length + due.length >= policy.limit) {
+			const all = due.length === 0 ? sends : [...sends, ...due].sort((a, b) => a - b);
+			logged = all[all.length - policy.limit] + windowMs + MARGIN_MS;
+		}
+		// The log holds what the service counted (answers pad it) and every request since: it decides
+		// (what remains, less the requests on the wire and waiting, counts some twice in a burst).
+		if (policy.limit <= MAX_LOG) return Math.max(now, logged ?? now);
+		if (policy.left >= 1) return now;
+		const intervalMs = windowMs / policy.limit;
+		// A quota too large to log, spent: at the reset announced, then one interval after another; without one, as it refills.
+		if (policy.resetAt > now) return policy.resetAt + intervalMs * Math.max(0, Math.floor(-policy.left));
+		return policy.at + (1 - policy.left) * intervalMs;
+	}
+
+	/**
+	 * The service counted `counted` requests in its window: those this node's log does not hold
+	 * (another client's, a login n8n sent with the request that needed it, a run before) are
+	 * logged so that they leave the window at the reset announced (without one: as sent now), so
+	 * the log alone keeps within the quota. `others`: the requests the log holds that the
+	 * service had not counted yet (sent after the answered one).
+	 */
+	private counted(policy: Policy, counted: number, others: number, resetS: number | undefined, now: number): void {
+		if (policy.limit > MAX_LOG) return;
+		const windowMs = policy.windowS * 1000;
+		let own = -others;
+		for (const at of policy.sends) if (at > now - windowMs) own += 1;
+		const at = resetS === undefined ? now : Math.min(now, now + resetS * 1000 - windowMs);
+		for (let missing = counted - own; missing > 0; missing--) insert(policy.sends, at, policy.limit);
+	}
+
+	/** A reset that has passed: the policy is whole again (its answers from before are of the past). */
+	private roll(policy: Policy, now: number): void {
+		if (policy.resetAt === Number.NEGATIVE_INFINITY || policy.resetAt > now) return;
+		policy.staleBefore = policy.resetAt;
+		policy.resetAt = Number.NEGATIVE_INFINITY;
+		policy.left = Math.max(policy.left, policy.limit - this.waiting);
+		policy.at = now;
+	}
+
+	/** Without a reset announced, what remains refills at the policy's rate. */
+	private refill(policy: Policy, now: number): void {
+		if (policy.resetAt !== Number.NEGATIVE_INFINITY) return;
+		if (now > policy.at) policy.left = Math.min(policy.limit, policy.left + ((now - policy.at) / 1000) * (policy.limit / policy.windowS));
+		policy.at = Math.max(policy.at, now);
 	}
 }

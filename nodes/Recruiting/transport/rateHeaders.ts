@@ -9,7 +9,9 @@
  *   `w`, its window in seconds; an earlier form is `40;w=1`) and `RateLimit` (per policy `r`, what
  *   remains, and `t`, seconds until the quota is whole again), Structured Fields (RFC 8941); and
  *   the draft's earlier `RateLimit-Limit` / `-Remaining` / `-Reset` (the reset always seconds).
- * Of several policies the one with the lowest quota per second counts.
+ * Every policy is read (`readRates`; at most `MAX_POLICIES`, each with its name): a burst policy
+ * and a daily one are both honoured (`quota.ts`). `readRate` names the one that binds first: a
+ * spent one (nothing remains), else the one with the lowest quota per second.
  *
  * Values out of bounds are not read (never trusted into a stall): a quota of 1 to 1,000,000, a
  * window of more than 0 up to 86,400 s (a day), a remaining count of 0 up to the quota, a reset of
@@ -19,6 +21,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 /** What one answer announced: `limit` requests per `windowS` seconds (if said), `remaining` of them left, whole again in `resetS`. */
 export interface Announced {
+	/** The IETF policy's name ('' for the other styles and an unnamed policy). */
+	policy?: string;
 	limit: number;
 	windowS?: number;
 	remaining?: number;
@@ -26,6 +30,9 @@ export interface Announced {
 }
 
 export const HEADER_BOUNDS = { maxLimit: 1_000_000, maxWindowS: 86_400, maxResetS: 86_400 } as const;
+
+/** At most this many policies of one answer are read (the others are not: never an unbounded list). */
+export const MAX_POLICIES = 8;
 
 const UNIX_SECONDS = 1e9;
 const UNIX_MS = 1e12;
@@ -95,36 +102,49 @@ function members(text: string): Array<{ item: string; params: Map<string, string
 	return out;
 }
 
-/** The IETF draft's `RateLimit-Policy` and `RateLimit`: the policy with the lowest quota per second. */
-function ietf(policyText: string, stateText: string | undefined): Announced | undefined {
+/** The IETF draft's `RateLimit-Policy` and `RateLimit`: every policy (its name, when it has one). */
+function ietf(policyText: string, stateText: string | undefined): Announced[] {
 	const policies = members(policyText);
-	if (!policies) return undefined;
+	if (!policies) return [];
 	const states = stateText === undefined ? [] : (members(stateText) ?? []);
-	let best: Announced | undefined;
-	for (const { item, params } of policies) {
+	const out: Announced[] = [];
+	for (const { item, params } of policies.slice(0, MAX_POLICIES)) {
 		// `"name";q=40;w=1`, or the earlier `40;w=1` (the item is the quota).
+		const named = params.has('q');
 		const limit = quota(decimal(params.get('q') ?? item));
 		const windowS = windowOf(decimal(params.get('w')));
 		const state = states.find((entry) => entry.item === item) ?? (policies.length === 1 && states.length === 1 ? states[0] : undefined);
 		const reading = announced(limit, windowS, decimal(state?.params.get('r')), resetOf(decimal(state?.params.get('t'))));
-		if (reading && (!best || reading.limit / (reading.windowS ?? 1) < best.limit / (best.windowS ?? 1))) best = reading;
+		if (reading) out.push(named ? { policy: item, ...reading } : reading);
 	}
-	return best;
+	return out;
 }
 
-/** The rate limit an answer announced, or undefined (no such headers, or none within bounds). */
-export function readRate(headers: IDataObject | undefined, now: number): Announced | undefined {
-	if (!headers) return undefined;
+/** Every policy an answer announced ([] when none, or none within bounds). */
+export function readRates(headers: IDataObject | undefined, now: number): Announced[] {
+	if (!headers) return [];
 	const policy = header(headers, 'ratelimit-policy');
 	if (policy !== undefined) {
-		const reading = ietf(policy, header(headers, 'ratelimit'));
-		if (reading) return reading;
+		const readings = ietf(policy, header(headers, 'ratelimit'));
+		if (readings.length > 0) return readings;
 	}
 	const draft = header(headers, 'ratelimit-limit');
 	if (draft !== undefined) {
-		return announced(quota(decimal(draft.split(/[,;]/)[0].trim())), windowOf(decimal(/;\s*w=(\d+)/.exec(draft)?.[1])), decimal(header(headers, 'ratelimit-remaining')), resetOf(decimal(header(headers, 'ratelimit-reset'))));
+		const reading = announced(quota(decimal(draft.split(/[,;]/)[0].trim())), windowOf(decimal(/;\s*w=(\d+)/.exec(draft)?.[1])), decimal(header(headers, 'ratelimit-remaining')), resetOf(decimal(header(headers, 'ratelimit-reset'))));
+		return reading ? [reading] : [];
 	}
 	const limit = header(headers, 'x-ratelimit-limit');
-	if (limit === undefined) return undefined;
-	return announced(quota(decimal(limit.split(/[,;]/)[0].trim())), windowOf(decimal(/;\s*w=(\d+)/.exec(limit)?.[1])), decimal(header(headers, 'x-ratelimit-remaining')), resetSeconds(decimal(header(headers, 'x-ratelimit-reset')), now));
+	if (limit === undefined) return [];
+	const reading = announced(quota(decimal(limit.split(/[,;]/)[0].trim())), windowOf(decimal(/;\s*w=(\d+)/.exec(limit)?.[1])), decimal(header(headers, 'x-ratelimit-remaining')), resetSeconds(decimal(header(headers, 'x-ratelimit-reset')), now));
+	return reading ? [reading] : [];
+}
+
+const perSecond = (reading: Announced) => reading.limit / (reading.windowS ?? 1);
+
+/** The policy that binds first: a spent one (the longest reset of those), else the lowest quota per second; undefined when none. */
+export function readRate(headers: IDataObject | undefined, now: number): Announced | undefined {
+	const readings = readRates(headers, now);
+	const spent = readings.filter((reading) => reading.remaining === 0);
+	if (spent.length > 0) return spent.reduce((a, b) => ((b.resetS ?? 0) > (a.resetS ?? 0) ? b : a));
+	return readings.reduce<Announced | undefined>((best, reading) => (!best || perSecond(reading) < perSecond(best) ? reading : best), undefined);
 }

@@ -72,6 +72,9 @@ class Call {
 	 */
 	private withoutStaleSession = false;
 
+	/** A session was renewed for this request (it logs in at most once: refused again, the 401 is its answer). */
+	private renewedFor = false;
+
 	private readonly mode: AuthMode;
 
 	private readonly repeatable: boolean;
@@ -153,6 +156,8 @@ class Call {
 			if (cancelled(this.context) || this.transport.stopped) turn.abandoned();
 			this.checkRunning();
 			const data: ICredentialDataDecryptedObject = { ...this.credentials, sessionToken: '' };
+			// Sent along with this request, the login is a request of its own for an announced quota too.
+			if (!pacer.capped) await this.transport.controller.loginAlong(this.wait);
 			const outcome = await this.send(pacer.capped ? markLoginOnly(data) : data);
 			const token = typeof data.sessionToken === 'string' ? data.sessionToken : '';
 			if (token !== '') {
@@ -271,9 +276,10 @@ class Call {
 			return true;
 		}
 		const owner = this.transport.session(this.credentials);
-		const verdict = await owner.expired(lease.tokenUsed, async () => await this.context.getCredentials(CREDENTIAL_TYPE), this.wait);
+		const verdict = await owner.expired(lease.tokenUsed, async () => await this.context.getCredentials(CREDENTIAL_TYPE), this.wait, this.renewedFor);
 		if (typeof verdict !== 'string') throw this.loginError(verdict);
-		return verdict === 'retry';
+		if (verdict === 'renewed') this.renewedFor = true;
+		return verdict !== 'final';
 	}
 }
 

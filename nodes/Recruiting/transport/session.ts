@@ -10,11 +10,16 @@
  * - A 401 with a token that is no longer the one in use only means "send again".
  * - A login that failed for good (refused, no token, or still failing after its retries) is
  *   final for the execution: every waiting and later request fails with it, none logs in again.
- * - Five own logins in a row with no authorised success between them end the renewals: the 401
- *   is then the answer (the service accepts the login but not the session for this request).
- *   Taking up a session another execution stored does not count: on a service that allows one
- *   session per user, executions sharing a credential pass the newest session along instead of
- *   failing.
+ * - Logins are bounded per request: a request refused again after a login of its own does not
+ *   log in again. It takes up a newer session another execution stored, if there is one (looked
+ *   for once, without waiting); otherwise the 401 is its answer (the service accepts the session
+ *   but not this request: a record of another account), its item fails and the others go on with
+ *   the session, at full speed.
+ * - And per execution: five own logins in a row whose sessions served nothing end the renewals.
+ *   Only a success with the session in use ends the row: another item's success with an older
+ *   session does not. Taking up a session another execution stored does not count: on a service
+ *   that allows one session per user, executions sharing a credential pass the newest session
+ *   along instead of failing.
  *
  * Tokens are kept sealed (see token.ts); created per execution, never at module level.
  */
@@ -129,30 +134,46 @@ export class SessionOwner {
 		};
 	}
 
-	/** An authorised request with `tokenUsed` succeeded: the session works. */
+	/** An authorised request with `tokenUsed` succeeded: the session works (the row of fruitless logins ends only for the session in use). */
 	authorised(tokenUsed: string): void {
+		if (tokenUsed !== this.token) return;
 		this.fruitless = 0;
-		if (tokenUsed === this.token) this.served = true;
+		this.served = true;
 	}
 
 	/**
-	 * A request got 401 with `tokenUsed`. Returns 'retry' (send again: another session is in use,
-	 * or the next request logs in), 'final' (the renewals are not helping) or the final login failure.
+	 * A request got 401 with `tokenUsed`; `renewedBefore`: it already had a session renewed for it.
+	 * Returns 'retry' (send again: another session is in use), 'renewed' (send again: the session
+	 * was renewed for it, or the next request logs in), 'final' (the renewals are not helping) or
+	 * the final login failure.
 	 */
 	async expired(
 		tokenUsed: string,
 		reread: () => Promise<ICredentialDataDecryptedObject>,
 		wait: Waiter,
-	): Promise<'retry' | 'final' | LoginFailure> {
+		renewedBefore = false,
+	): Promise<'retry' | 'renewed' | 'final' | LoginFailure> {
 		const failure = await this.settled();
 		if (failure) return failure;
 		if (this.token !== tokenUsed) return 'retry';
+		if (renewedBefore) return (await this.takeUpStored(tokenUsed, reread)) ? 'retry' : 'final';
 		if (this.fruitless >= MAX_FRUITLESS_LOGINS) return 'final';
 		this.pending = this.renew(tokenUsed, reread, wait).finally(() => {
 			this.pending = undefined;
 		});
 		await this.pending;
-		return 'retry';
+		return 'renewed';
+	}
+
+	/** Takes up the session stored with the credential when it is newer than `tokenUsed` and not one this execution held; whether it did. */
+	private async takeUpStored(tokenUsed: string, reread: () => Promise<ICredentialDataDecryptedObject>): Promise<boolean> {
+		const stored = await reread().catch(() => undefined);
+		const storedToken = stored && openSessionToken({ ...this.credentials, sessionToken: stored.sessionToken }) !== '' ? String(stored.sessionToken) : '';
+		if (storedToken === '' || storedToken === tokenUsed || this.seen.has(storedToken) || this.token !== tokenUsed) return false;
+		this.token = storedToken;
+		this.served = false;
+		this.remember(storedToken);
+		return true;
 	}
 
 	/**
@@ -167,15 +188,7 @@ export class SessionOwner {
 		for (let look = 0; look < (contested ? CONTESTED_LOOKS : 1); look++) {
 			// After two own logins refused in a row, each look waits longer (the others serve meanwhile).
 			if (contested) await wait(CONTESTED_WAIT_MS * Math.max(1, this.fruitless - 1) * (0.5 + Math.random()));
-			const stored = await reread().catch(() => undefined);
-			const storedToken =
-				stored && openSessionToken({ ...this.credentials, sessionToken: stored.sessionToken }) !== '' ? String(stored.sessionToken) : '';
-			if (storedToken !== '' && storedToken !== tokenUsed && !this.seen.has(storedToken)) {
-				this.token = storedToken;
-				this.served = false;
-				this.remember(storedToken);
-				return;
-			}
+			if (await this.takeUpStored(tokenUsed, reread)) return;
 		}
 		this.token = '';
 	}
