@@ -19,19 +19,8 @@ import type { Clock } from '../../nodes/Recruiting/memory/clock';
 import type { Standing } from '../../nodes/Recruiting/memory/journal';
 import { MIN_WAIT_MS } from '../../nodes/Recruiting/memory/storeCalls';
 import { Shared } from '../../nodes/Recruiting/memory/registry';
+import { mulberry32 } from '../sandbox/faults';
 import { setting, settled } from './host';
-
-/** mulberry32: a small seeded generator (uniform in [0, 1)). */
-export function seeded(seed: number): () => number {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
 
 interface Event {
 	at: number;
@@ -54,7 +43,7 @@ export class World {
 	readonly trace: string[] = [];
 
 	constructor(readonly seed: number) {
-		this.random = seeded(seed);
+		this.random = mulberry32(seed);
 	}
 
 	at(delay: number, fire: () => void): void {
