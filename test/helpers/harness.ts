@@ -40,6 +40,7 @@ import {
 	NodeConnectionTypes,
 	Workflow,
 	createDeferredPromise,
+	sleep,
 	createRunExecutionData,
 } from 'n8n-workflow';
 
@@ -115,6 +116,12 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	readonly events: CredentialEvents = { preAuthentications: 0, logins: 0, updates: 0 };
 
 	private readonly stored = new Map<string, ICredentialDataDecryptedObject>();
+
+	/**
+	 * How long a login's token takes to reach the store (0: at once). In queue mode n8n writes it
+	 * to its database, and another worker's execution reads it only after that write.
+	 */
+	storeDelayMs = 0;
 
 	private readonly types: Record<string, ICredentialType> = { recruitingApi: new RecruitingApi() };
 
@@ -213,6 +220,7 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 
 	async updateCredentials(nodeCredentials: INodeCredentialsDetails, _type: string, data: ICredentialDataDecryptedObject) {
 		this.events.updates++;
+		if (this.storeDelayMs > 0) await sleep(this.storeDelayMs);
 		this.stored.set(nodeCredentials.id ?? '', { ...data });
 	}
 

@@ -142,19 +142,23 @@ describe('18. a hung service: the Request Timeout option', () => {
 });
 
 describe('19. executions sharing one credential on a service that allows one session per user', () => {
-	it('five overlapping executions from an empty credential: none fails; logins at most two per execution (each login ends the others\' sessions; they take up the newest stored one)', async () => {
+	it.each([
+		{ executions: 5, storeDelayMs: 0, why: 'from an empty credential' },
+		{ executions: 8, storeDelayMs: 200, why: 'whose logins reach the stored credential 200 ms late (a queue worker writes it to the database)' },
+	])('$executions overlapping executions $why: none fails; logins at most two per execution (each login ends the others\' sessions; they take up the newest stored one)', async ({ executions, storeDelayMs }) => {
 		const { startSandbox } = await import('../sandbox/server');
 		const box = await startSandbox({ singleSessionPerUser: true, faults: { latencyMs: 5, paths: [CANDIDATE_PATH] } });
 		try {
 			const harness = new Harness(emailCredential(box, ALICE));
+			harness.credentials.storeDelayMs = storeDelayMs;
 			const runs = await Promise.all(
-				[0, 1, 2, 3, 4].map(async (run) => await harness.run({ parameters: createParameters({ concurrency: 4 }), items: candidateRows(40, `single-${run}`) })),
+				Array.from({ length: executions }, async (_, run) => await harness.run({ parameters: createParameters({ concurrency: 4 }), items: candidateRows(40, `single-${storeDelayMs}-${run}`) })),
 			);
 			for (const result of runs) {
 				expect(result.error).toBeUndefined();
 				expect(result.items.filter(isSuccess)).toHaveLength(40);
 			}
-			expect(box.counts.logins).toBeLessThanOrEqual(10);
+			expect(box.counts.logins).toBeLessThanOrEqual(2 * executions);
 		} finally {
 			await box.close();
 		}

@@ -47,6 +47,8 @@ export type { ApiRequest, AuthUse } from './attempt';
 interface Lease {
 	data: ICredentialDataDecryptedObject;
 	tokenUsed: string;
+	/** The number of this send with the session (see `SessionOwner.ticket`). */
+	ticket?: number;
 	turn?: LoginTurn;
 }
 
@@ -132,7 +134,7 @@ class Call {
 		if (anonymous) return { data: { ...credentials, authentication: ANONYMOUS }, tokenUsed: '' };
 		const token = await owner.current();
 		if (typeof token !== 'string') throw this.loginError(token);
-		if (token !== '') return { data: owner.lend(credentials, token), tokenUsed: token };
+		if (token !== '') return { data: owner.lend(credentials, token), tokenUsed: token, ticket: owner.ticket() };
 		if (request.auth === 'existing') throw this.error('There is no session to use: the credential holds none');
 		const turn = owner.tryLead();
 		return turn ? { data: credentials, tokenUsed: '', turn } : undefined;
@@ -163,6 +165,7 @@ class Call {
 			if (token !== '') {
 				turn.succeeded(token);
 				lease.tokenUsed = token;
+				lease.ticket = this.transport.session(this.credentials).ticket();
 				if (!pacer.capped) return outcome;
 				lease.data = { ...this.credentials, sessionToken: token };
 				return await this.sendPaced(lease);
@@ -254,7 +257,7 @@ class Call {
 		const text = isJson ? '' : String(body).trim();
 		if (text.startsWith('<')) throw this.error(NOT_JSON(httpStatus), { httpCode: httpStatus });
 		const said = answer.status;
-		if (lease.tokenUsed !== '' && said !== 401) this.transport.session(this.credentials).authorised(lease.tokenUsed);
+		if (lease.tokenUsed !== '' && said !== 401) this.transport.session(this.credentials).authorised(lease.tokenUsed, lease.ticket);
 		if (!isJson) return { ...answer, message: redactAndCut(text, this.transport.secretsFor(this.credentials), 500), data: undefined };
 		if (said === undefined || said < 400 || said > 599) return answer;
 		if (this.request.accept?.includes(said)) return { ...answer, httpStatus: said };

@@ -10,11 +10,15 @@
  * - A 401 with a token that is no longer the one in use only means "send again".
  * - A login that failed for good (refused, no token, or still failing after its retries) is
  *   final for the execution: every waiting and later request fails with it, none logs in again.
- * - Logins are bounded per request: a request refused again after a login of its own does not
- *   log in again. It takes up a newer session another execution stored, if there is one (looked
- *   for once, without waiting); otherwise the 401 is its answer (the service accepts the session
- *   but not this request: a record of another account), its item fails and the others go on with
- *   the session, at full speed.
+ * - Logins are bounded per request: a request refused again after a session was renewed for it
+ *   does not log in again. Either the service refuses this request (a record of another account)
+ *   while the session works, or the session ended once more (on a service that allows one
+ *   session per user, another execution's login ends it, and that execution stores its token a
+ *   moment later). The request looks for the answer for up to about a second: a success of
+ *   another request with the session, sent after this refusal, means the session works and the
+ *   401 is this request's answer (its item fails, the others go on at full speed); a renewal by
+ *   another request, or a newer session stored with the credential, means the session ended and
+ *   the request is sent again with the new one. With no sign either way, the 401 is its answer.
  * - And per execution: five own logins in a row whose sessions served nothing end the renewals.
  *   Only a success with the session in use ends the row: another item's success with an older
  *   session does not. Taking up a session another execution stored does not count: on a service
@@ -42,6 +46,9 @@ const MAX_FRUITLESS_LOGINS = 5;
 const CONTESTED_LOOKS = 3;
 const CONTESTED_WAIT_MS = 300;
 
+/** How often a renewal after a session that served looks for a newer stored session (the first at once). */
+const SERVED_LOOKS = 2;
+
 export interface LoginTurn {
 	/** The login worked: `sealedToken` is the new session for everyone. */
 	succeeded(sealedToken: string): void;
@@ -62,6 +69,12 @@ export class SessionOwner {
 
 	/** Whether the session in use has served an authorised request yet. */
 	private served = false;
+
+	/** Numbers the sends with a session, so that a success can be told to be later than a refusal. */
+	private sends = 0;
+
+	/** The number of the latest send that the session in use served. */
+	private servedSend = 0;
 
 	/** Every token this execution has held (sealed and open), for redaction. */
 	readonly seen = new Set<string>();
@@ -134,11 +147,17 @@ export class SessionOwner {
 		};
 	}
 
-	/** An authorised request with `tokenUsed` succeeded: the session works (the row of fruitless logins ends only for the session in use). */
-	authorised(tokenUsed: string): void {
+	/** The number of a send about to go with the session (see `authorised`). */
+	ticket(): number {
+		return ++this.sends;
+	}
+
+	/** An authorised request with `tokenUsed`, sent as number `ticket`, succeeded: the session works (the row of fruitless logins ends only for the session in use). */
+	authorised(tokenUsed: string, ticket = 0): void {
 		if (tokenUsed !== this.token) return;
 		this.fruitless = 0;
 		this.served = true;
+		if (ticket > this.servedSend) this.servedSend = ticket;
 	}
 
 	/**
@@ -156,13 +175,36 @@ export class SessionOwner {
 		const failure = await this.settled();
 		if (failure) return failure;
 		if (this.token !== tokenUsed) return 'retry';
-		if (renewedBefore) return (await this.takeUpStored(tokenUsed, reread)) ? 'retry' : 'final';
+		if (renewedBefore) return await this.refusedAgain(tokenUsed, reread, wait);
 		if (this.fruitless >= MAX_FRUITLESS_LOGINS) return 'final';
 		this.pending = this.renew(tokenUsed, reread, wait).finally(() => {
 			this.pending = undefined;
 		});
 		await this.pending;
 		return 'renewed';
+	}
+
+	/**
+	 * A request refused again with the session in use after a session was renewed for it: 'final'
+	 * when a request sent after this refusal succeeded with the session (it works; the 401 is this
+	 * request's answer), 'retry' when the session was renewed by another request or a newer one
+	 * is stored with the credential (it had ended), 'final' when neither shows within the looks.
+	 */
+	private async refusedAgain(
+		tokenUsed: string,
+		reread: () => Promise<ICredentialDataDecryptedObject>,
+		wait: Waiter,
+	): Promise<'retry' | 'final' | LoginFailure> {
+		const mark = this.sends;
+		for (let look = 0; look < CONTESTED_LOOKS; look++) {
+			if (look > 0) await wait(CONTESTED_WAIT_MS * Math.max(1, this.fruitless - 1) * (0.5 + Math.random()));
+			const failure = await this.settled();
+			if (failure) return failure;
+			if (this.token !== tokenUsed) return 'retry';
+			if (this.servedSend > mark) return 'final';
+			if (await this.takeUpStored(tokenUsed, reread)) return 'retry';
+		}
+		return 'final';
 	}
 
 	/** Takes up the session stored with the credential when it is newer than `tokenUsed` and not one this execution held; whether it did. */
@@ -178,16 +220,19 @@ export class SessionOwner {
 
 	/**
 	 * Takes up the session stored with the credential when it is newer than the one that ended;
-	 * otherwise clears the token, so that the next request logs in. A session that ended before
-	 * it served anything was most likely ended by another execution's login (a service that
-	 * allows one session per user): that execution is about to store its token, so the stored
-	 * credential is read again after a short random wait, a few times, before logging in.
+	 * otherwise clears the token, so that the next request logs in. A session may have been ended
+	 * by another execution's login (a service that allows one session per user), and that
+	 * execution stores its token a moment later: the stored credential is read at once and once
+	 * more after a short random wait before logging in (executions whose shared session expired
+	 * together then take up the first one's login instead of each logging in). A session that
+	 * ended before it served anything was most likely ended that way: it is read again a few
+	 * times, each after such a wait.
 	 */
 	private async renew(tokenUsed: string, reread: () => Promise<ICredentialDataDecryptedObject>, wait: Waiter): Promise<void> {
 		const contested = !this.served;
-		for (let look = 0; look < (contested ? CONTESTED_LOOKS : 1); look++) {
+		for (let look = 0; look < (contested ? CONTESTED_LOOKS : SERVED_LOOKS); look++) {
 			// After two own logins refused in a row, each look waits longer (the others serve meanwhile).
-			if (contested) await wait(CONTESTED_WAIT_MS * Math.max(1, this.fruitless - 1) * (0.5 + Math.random()));
+			if (contested || look > 0) await wait(CONTESTED_WAIT_MS * Math.max(1, this.fruitless - 1) * (0.5 + Math.random()));
 			if (await this.takeUpStored(tokenUsed, reread)) return;
 		}
 		this.token = '';

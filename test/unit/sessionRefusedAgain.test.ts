@@ -1,0 +1,136 @@
+/**
+ * A request refused (401) again after a session was renewed for it (transport/session.ts
+ * `refusedAgain`), on a simulated clock. Two causes look the same on the wire: the service
+ * refuses this one request (a record of another account) while the session works, or the new
+ * session ended too (a service that allows one session per user: another execution's login ended
+ * it, and that execution stores its token a moment later, after its database write in queue
+ * mode). Found by `npm run queue` (queue-single, 3 of 4 runs failed rows with "Not authorized
+ * even after logging in again"): the request looked for a stored session once, at once, and
+ * failed its item before the other execution's token was stored.
+ */
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+
+import { SessionOwner } from '../../nodes/Recruiting/transport/session';
+import { sealSessionToken } from '../../nodes/Recruiting/transport/token';
+
+const credentials = { baseUrl: 'http://127.0.0.1:1', email: 'a@example.test', password: 'secret-1', tokenPath: '' };
+const sealed = (open: string) => sealSessionToken(credentials, open);
+
+/** A simulated clock: `wait` moves it on; the stored credential changes at given times. */
+function world(storedAt: Array<[number, string]>) {
+	let now = 0;
+	const waits: number[] = [];
+	const wait = async (ms: number) => {
+		waits.push(ms);
+		now += ms;
+	};
+	const reread = async (): Promise<ICredentialDataDecryptedObject> => {
+		const latest = storedAt.filter(([at]) => at <= now).pop();
+		return { ...credentials, sessionToken: latest ? latest[1] : '' };
+	};
+	return { wait, reread, waits, now: () => now };
+}
+
+/** An owner that logged in (`own`) for a request, as `sendLoggingIn` leaves it. */
+function ownerAfterLogin(own: string): SessionOwner {
+	const owner = new SessionOwner({ ...credentials, sessionToken: '' });
+	const turn = owner.tryLead();
+	if (!turn) throw new Error('the owner did not let a request log in');
+	turn.succeeded(own);
+	return owner;
+}
+
+describe('a request refused again after a session was renewed for it', () => {
+	it('another execution\'s login ended the new session and its token is stored 200 ms later: the request takes it up and is sent again (before: failed at once)', async () => {
+		const own = sealed('own-2');
+		const theirs = sealed('theirs-3');
+		const { wait, reread, now } = world([[200, theirs]]);
+		const owner = ownerAfterLogin(own);
+		owner.ticket();
+		expect(await owner.expired(own, reread, wait, true)).toBe('retry');
+		expect(owner.held).toBe(theirs);
+		expect(now()).toBeGreaterThanOrEqual(200);
+		expect(now()).toBeLessThan(1000);
+	});
+
+	it('a request sent after the refusal succeeds with the session: the session works, the 401 is this request\'s answer (final)', async () => {
+		const own = sealed('own-2');
+		let now = 0;
+		const owner = ownerAfterLogin(own);
+		owner.ticket();
+		const reread = async (): Promise<ICredentialDataDecryptedObject> => ({ ...credentials, sessionToken: own });
+		// While the refused request waits, another request takes its turn and succeeds.
+		const wait = async (ms: number) => {
+			now += ms;
+			owner.authorised(own, owner.ticket());
+		};
+		expect(await owner.expired(own, reread, wait, true)).toBe('final');
+		expect(owner.held).toBe(own);
+		expect(now).toBeLessThan(500);
+	});
+
+	it('a success of a request sent before the refusal is no proof that the session still works', async () => {
+		const own = sealed('own-2');
+		const theirs = sealed('theirs-3');
+		const { wait, reread } = world([[100, theirs]]);
+		const owner = ownerAfterLogin(own);
+		const before = owner.ticket();
+		owner.ticket();
+		// Its answer comes back after the refusal, but it was sent before it.
+		const late = async (ms: number) => {
+			owner.authorised(own, before);
+			await wait(ms);
+		};
+		expect(await owner.expired(own, reread, late, true)).toBe('retry');
+		expect(owner.held).toBe(theirs);
+	});
+
+	it('another request renews the session meanwhile: sent again with the renewed session', async () => {
+		const own = sealed('own-2');
+		const owner = ownerAfterLogin(own);
+		owner.ticket();
+		const { wait, reread } = world([]);
+		const renewing = async (ms: number) => {
+			owner.forget(own);
+			await wait(ms);
+		};
+		expect(await owner.expired(own, reread, renewing, true)).toBe('retry');
+	});
+
+	it('no sign either way (nothing else in flight, nothing newer stored): final after about a second at most, with no login', async () => {
+		const own = sealed('own-2');
+		const { wait, reread, now, waits } = world([]);
+		const owner = ownerAfterLogin(own);
+		owner.ticket();
+		expect(await owner.expired(own, reread, wait, true)).toBe('final');
+		expect(owner.held).toBe(own);
+		expect(waits.length).toBeGreaterThan(0);
+		expect(now()).toBeLessThanOrEqual(1000);
+		// No login was asked for: the token is still held, so no request may lead one.
+		expect(owner.tryLead()).toBeUndefined();
+	});
+});
+
+describe('a renewal after a session that served', () => {
+	it('the stored credential is read at once and once more after a short wait: a session stored by another execution meanwhile is taken up, no login', async () => {
+		const served = sealed('own-1');
+		const theirs = sealed('theirs-2');
+		const { wait, reread, now } = world([[150, theirs]]);
+		const owner = ownerAfterLogin(served);
+		owner.authorised(served, owner.ticket());
+		// 150 ms lies inside the second look's wait (300 ms × 0.5 to 1.5).
+		expect(await owner.expired(served, reread, wait, false)).toBe('renewed');
+		expect(owner.held).toBe(theirs);
+		expect(now()).toBeGreaterThanOrEqual(150);
+	});
+
+	it('nothing newer stored: the token is cleared so that the next request logs in', async () => {
+		const served = sealed('own-1');
+		const { wait, reread } = world([]);
+		const owner = ownerAfterLogin(served);
+		owner.authorised(served, owner.ticket());
+		expect(await owner.expired(served, reread, wait, false)).toBe('renewed');
+		expect(owner.held).toBe('');
+		expect(owner.tryLead()).toBeDefined();
+	});
+});
