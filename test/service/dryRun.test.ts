@@ -207,7 +207,7 @@ describe('candidate.upsert with Dry Run: what it cannot know', () => {
 		expect(applied.logged.map(asText)).toEqual(plannedWrites(planned.outputs[1], undefined));
 	}, 60_000);
 
-	it('a manual test run with Dry Run on: the same plan, nothing sent; Forget This Row and Forget All Rows forget nothing', async () => {
+	it('a manual test run with Dry Run on: the same plan, nothing sent; Forget This Row and Forget All Rows forget nothing (Forget All Rows: one item, as in a real run)', async () => {
 		const harness = new Harness(emailCredential(sandbox(), ALICE));
 		const row = { email: 'dry.manual@example.test', first: 'Gus', city: 'Berlin', skills: 'SQL: 3' };
 		await run(harness, [row]);
@@ -216,7 +216,9 @@ describe('candidate.upsert with Dry Run: what it cannot know', () => {
 		expect(manual.logged.filter((request) => request.method !== 'GET')).toEqual([]);
 		const forget = await run(harness, [row], { memoryAction: 'forget', ...DRY });
 		expect(forget.outputs[0]).toMatchObject({ dryRun: true, action: 'forgotten', known: true });
-		const clear = await run(harness, [row], { memoryAction: 'clearAll', ...DRY });
+		// Two input rows: one output item, as the real Forget All Rows gives.
+		const clear = await run(harness, [row, { ...row, email: 'dry.manual.2@example.test' }], { memoryAction: 'clearAll', ...DRY });
+		expect(clear.outputs).toHaveLength(1);
 		expect(clear.outputs[0]).toMatchObject({ dryRun: true, action: 'cleared' });
 		expect([forget.staticChanged, clear.staticChanged, forget.journalWrites + clear.journalWrites]).toEqual([false, false, 0]);
 		const real = await run(harness, [row]);

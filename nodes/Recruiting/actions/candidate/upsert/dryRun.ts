@@ -206,6 +206,8 @@ export function withDryRun(operation: PreparedOperation): PreparedOperation {
 			const plan = await dryRunOf(this, run);
 			if (!plan) return await operation.prepare.call(this, itemIndex, run);
 			if (itemParameter<string>(this, 'memoryAction', itemIndex, 'remember') === 'clearAll') {
+				// As the real run: one output item for the whole run, paired with the first input item.
+				if (itemIndex !== 0) return async () => [];
 				return async () => ({ dryRun: true, action: 'cleared', requests: [], message: `${DRY_PREFIX} A real run forgets every row of this node.` });
 			}
 			let send: Send;
