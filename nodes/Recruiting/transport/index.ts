@@ -14,7 +14,7 @@
  */
 export { CREDENTIAL_TYPE } from './auth';
 export type { ConcurrencyMode, ControllerSettings, Pace } from './controller';
-export { forgetPaces, keepPace, resumePace } from './pace';
+export { forgetPaces, keepPace, pacesKept, resumePace } from './pace';
 export { Controller } from './controller';
 export type { RequestContext } from './execution';
 export { TransportSession } from './execution';

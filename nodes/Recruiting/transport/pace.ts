@@ -44,6 +44,11 @@ export function keepPace(scope: string, controller: Controller, now = Date.now()
 	}
 }
 
+/** The paces kept now, oldest first (tests: what a run read of its service). */
+export function pacesKept(): Pace[] {
+	return [...paces.values()].map(({ pace }) => pace);
+}
+
 /** Forgets every pace (tests). */
 export function forgetPaces(): void {
 	paces.clear();
