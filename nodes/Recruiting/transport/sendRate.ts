@@ -35,7 +35,6 @@ const EPISODE_MS = 1000;
 const MARGIN = 0.95;
 const STEADY_SHARE = 0.1;
 const STEADY_SLOWER = 4;
-const SPAN_MS = 1000;
 
 export class SendRate {
 	/** The learned rate per second (undefined until the first 429). */
@@ -48,14 +47,10 @@ export class SendRate {
 
 	private from = 0;
 
-	/** When counting began (the first answer; a resumed run: the run before's). */
-	private countingSince?: number;
-
 	constructor(private readonly cap: number) {}
 
 	/** An answer that was not a 429. */
 	accept(now: number): void {
-		this.countingSince ??= now;
 		this.accepted.push(now);
 		this.forget(now);
 		if (this.rate !== undefined) this.grow(now);
@@ -87,7 +82,6 @@ export class SendRate {
 	resume(accepted: number[], learned: LearnedRate | undefined, now: number): void {
 		this.accepted = [...accepted];
 		this.from = 0;
-		this.countingSince = Number.NEGATIVE_INFINITY;
 		if (!learned) return;
 		// Probing above the rate of the last throttle when it ended: this run starts at that rate, on the flat of the curve.
 		const { perSecond, maxRate, k, sinceMs, c = CUBIC_C } = learned;
@@ -104,11 +98,10 @@ export class SendRate {
 		}
 	}
 
-	/** Answers accepted in the last second, per second (over the time since the first answer in a run younger than that, at least 100 ms). */
+	/** Answers accepted in the last second: a rate per second (in a run younger than a second, its answers as the second's). */
 	private acceptedRate(now: number): number {
 		this.forget(now);
-		this.countingSince ??= now;
-		return ((this.accepted.length - this.from) * 1000) / Math.min(1000, Math.max(SPAN_MS, now - this.countingSince));
+		return this.accepted.length - this.from;
 	}
 
 	/** Along CUBIC's curve back to (and slowly beyond) the rate of the last throttle. */
