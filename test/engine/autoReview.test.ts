@@ -68,10 +68,9 @@ describe('defect 3: the idle latency a fast operation left does not pin a slower
 		const created = await harness.run({ parameters: create(), items: rows(60), typeVersion: 1.1 });
 		expect(created.items).toHaveLength(60);
 		const updates = service('put', 150);
-		const started = Date.now();
 		await harness.run({ parameters: update(), items: Array.from({ length: 300 }, (_, index) => ({ slug: `slug-${index}` })), typeVersion: 1.1 });
+		// What is held is the number in flight (the old code: at most 10), not a time, which would measure the machine.
 		expect(updates.max).toBeGreaterThan(20);
-		expect(Date.now() - started).toBeLessThan(8000);
 	}, 20_000);
 });
 
