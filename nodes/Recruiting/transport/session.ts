@@ -197,7 +197,7 @@ export class SessionOwner {
 	): Promise<'retry' | 'final' | LoginFailure> {
 		const mark = this.sends;
 		for (let look = 0; look < CONTESTED_LOOKS; look++) {
-			if (look > 0) await wait(CONTESTED_WAIT_MS * Math.max(1, this.fruitless - 1) * (0.5 + Math.random()));
+			if (look > 0) await wait(this.lookWaitMs());
 			const failure = await this.settled();
 			if (failure) return failure;
 			if (this.token !== tokenUsed) return 'retry';
@@ -231,11 +231,15 @@ export class SessionOwner {
 	private async renew(tokenUsed: string, reread: () => Promise<ICredentialDataDecryptedObject>, wait: Waiter): Promise<void> {
 		const contested = !this.served;
 		for (let look = 0; look < (contested ? CONTESTED_LOOKS : SERVED_LOOKS); look++) {
-			// After two own logins refused in a row, each look waits longer (the others serve meanwhile).
-			if (contested || look > 0) await wait(CONTESTED_WAIT_MS * Math.max(1, this.fruitless - 1) * (0.5 + Math.random()));
+			if (contested || look > 0) await wait(this.lookWaitMs());
 			if (await this.takeUpStored(tokenUsed, reread)) return;
 		}
 		this.token = '';
+	}
+
+	/** The short random wait before looking at the stored credential again; after two own logins refused in a row, longer (the others serve meanwhile). */
+	private lookWaitMs(): number {
+		return CONTESTED_WAIT_MS * Math.max(1, this.fruitless - 1) * (0.5 + Math.random());
 	}
 
 	/** Log Out ended `tokenUsed`: later requests of this execution log in first. */
