@@ -3,6 +3,8 @@
  * a clock of the test's own: the limit after each round, the learned send rate after a 429, the
  * caps and the Retry-After hold.
  */
+import { sleep } from 'n8n-workflow';
+
 import { AUTO_START, Controller } from '../../nodes/Recruiting/transport/controller';
 
 class Clock {
@@ -256,6 +258,72 @@ describe('Concurrency Mode Auto: the send rate learned on 429', () => {
 		// Date.now() paces the real starts; the first goes at once, the next two wait about 14 ms each.
 		expect(waits.length).toBeGreaterThanOrEqual(2);
 		for (const ms of waits) expect(ms).toBeLessThanOrEqual(1000 / 70 + 1);
+	});
+});
+
+describe('issue 40: a window closed until its end, and a fixed window read across its edge', () => {
+	afterEach(() => jest.useRealTimers());
+
+	/** On jest's clock: 40 answers a second, then a 429 with Retry-After: 1: the rate drops to 0.7 × 40. */
+	const droppedAt28 = () => {
+		jest.useFakeTimers({ now: 10_000 });
+		const controller = new Controller({ mode: 'auto', concurrency: 5, maxConcurrency: 64 });
+		for (let i = 0; i < 40; i++) {
+			jest.setSystemTime(Date.now() + 25);
+			controller.record('ok', Date.now() - 20, 20);
+		}
+		controller.record('throttled', Date.now() - 20, 20, 1000);
+		return controller;
+	};
+
+	it('a request sent after the drop is refused too: its Retry-After holds every request, those already waiting their turn of the rate too', async () => {
+		const controller = droppedAt28();
+		const dropAt = Date.now();
+		expect(controller.sendRate).toBeCloseTo(28, 5);
+		const starts: number[] = [];
+		const start = async () => {
+			await controller.turn(async (ms) => await sleep(ms));
+			starts.push(Date.now() - dropAt);
+		};
+		const first = start();
+		const second = start();
+		await jest.advanceTimersByTimeAsync(5);
+		// The first went at once; the second waits 1/28 s for its turn of the rate.
+		expect(starts).toEqual([0]);
+		// A request sent after the drop is answered 429 with Retry-After: 1: the window is closed until then.
+		controller.record('throttled', dropAt + 1, 4, 1000);
+		await jest.advanceTimersByTimeAsync(2000);
+		await Promise.all([first, second]);
+		expect(starts[1]).toBeGreaterThanOrEqual(1005);
+	});
+
+	it('a token bucket accepts the next request after the drop: no hold', async () => {
+		const controller = droppedAt28();
+		jest.setSystemTime(Date.now() + 40);
+		controller.record('ok', Date.now() - 20, 20);
+		const waits: number[] = [];
+		await controller.turn(async (ms) => {
+			waits.push(ms);
+		});
+		expect(waits.every((ms) => ms < 100)).toBe(true);
+	});
+
+	it('a run older than two seconds reads the rate over two seconds: a window counted per calendar second, read across its edge, holds its quota and the next window\'s start', () => {
+		const clock = new Clock();
+		const controller = new Controller({ mode: 'auto', concurrency: 5, maxConcurrency: 64 }, clock.now);
+		// 40 per second for three seconds, then the next calendar second's 20 at once at its start.
+		for (let i = 0; i < 120; i++) {
+			clock.t += 25;
+			controller.record('ok', clock.t - 20, 20);
+		}
+		for (let i = 0; i < 20; i++) {
+			clock.t += 1;
+			controller.record('ok', clock.t - 20, 20);
+		}
+		controller.record('throttled', clock.t - 20, 20);
+		// Over the last second 60 were accepted (up to twice the limit: 40 and the next window's 20);
+		// over two seconds 100, 50 a second: 0.7 × 50 (before: 0.7 × 60).
+		expect(controller.sendRate).toBeCloseTo(35, 5);
 	});
 });
 

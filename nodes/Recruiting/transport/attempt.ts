@@ -62,7 +62,7 @@ function signalOf(outcome: Outcome): { signal: Signal; retryAfterMs?: number } |
 		return !code || code === 'ERR_CANCELED' || neverSent(code) || refusedLocally(code) ? undefined : { signal: 'dropped' };
 	}
 	const { status, headers } = outcome;
-	if (status === 429) return { signal: 'throttled' };
+	if (status === 429) return { signal: 'throttled', retryAfterMs: retryAfterMs(headerValue(headers, 'retry-after')) };
 	if (status === 502 || status === 503 || status === 504) {
 		return { signal: 'overloaded', retryAfterMs: status === 503 ? retryAfterMs(headerValue(headers, 'retry-after')) : undefined };
 	}

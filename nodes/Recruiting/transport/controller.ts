@@ -20,7 +20,7 @@
  *
  * A run starts from the pace the last run against the same service left in this process
  * (`pace.ts`): the limit, whether slow start was on, the idle latency per kind of request, the
- * learned rate with the answers of the last second, and the announced quota. What is kept is only
+ * learned rate with the answers of the last two seconds, and the announced quota. What is kept is only
  * what the service showed: the limit grows only in rounds that used it (`law.ts`), so a run held
  * back by Max Requests per Second leaves no limit its service never saw. In queue mode every
  * execution has its own controller and each worker its own paces.
@@ -53,7 +53,7 @@ export interface Pace {
 	idle: Record<string, number>;
 	/** The learned send rate, and how far along its CUBIC curve it was. */
 	rate?: LearnedRate;
-	/** When the answers of the last second that were not throttled came (ms since 1970). */
+	/** When the answers of the last two seconds that were not throttled came (ms since 1970). */
 	accepted: number[];
 	/** The quota the service announced, and what was left of it. */
 	quota?: KeptQuota;
@@ -183,10 +183,20 @@ export class Controller {
 	async turn(wait: Waiter): Promise<void> {
 		// `fixed` learns nothing (`record`): no hold, no learned rate, no quota to wait for.
 		if (!this.auto) return;
-		const held = this.law.holdUntil - this.now();
-		if (held > 0) await wait(held);
-		await this.pacer.turn(wait);
+		// A hold set while this request waited its turn of the rate holds it too.
+		let waited = Number.NEGATIVE_INFINITY;
+		for (let until = this.holdUntil(); until > waited; until = this.holdUntil()) {
+			waited = until;
+			const held = until - this.now();
+			if (held > 0) await wait(held);
+			await this.pacer.turn(wait);
+		}
 		await this.quotaTurn(wait);
+	}
+
+	/** Until when every request is held: the law's hold after 503s, the learned rate's on a closed window. */
+	private holdUntil(): number {
+		return Math.max(this.law.holdUntil, this.rate.holdUntil);
 	}
 
 	/** A login n8n sends along with the request that needed it: it waits for its own turn of the announced quota and counts there as sent. */
@@ -238,7 +248,8 @@ export class Controller {
 
 	/**
 	 * How one answer went. `startedAt`: when its request was sent (`sent`); `latencyMs`: how long
-	 * the answer took; `retryAfterMs`: the Retry-After of a 503.
+	 * the answer took; `retryAfterMs`: the Retry-After of a 503 (the law's run-wide hold) or of a 429
+	 * (the learned rate's hold on a closed window).
 	 */
 	record(signal: Signal, startedAt: number, latencyMs: number, retryAfterMs?: number, details: AnswerDetails = {}): void {
 		if (!this.auto) return;
@@ -251,9 +262,10 @@ export class Controller {
 		this.law.left();
 		if (signal === 'throttled') {
 			this.law.slowStart = false;
-			this.rate.throttled(startedAt, now);
+			this.rate.throttled(startedAt, now, retryAfterMs);
 		} else this.rate.accept(now);
-		const decision = this.law.answer({ signal, startedAt, latencyMs, retryAfterMs, method: details.method }, now);
+		// A 429's Retry-After is the learned rate's (above), not the law's: the law holds only on 503s.
+		const decision = this.law.answer({ signal, startedAt, latencyMs, retryAfterMs: signal === 'throttled' ? undefined : retryAfterMs, method: details.method }, now);
 		if (decision === undefined) return;
 		this.lastDecision = decision;
 		if (decision === 'grow') this.notify();
