@@ -66,6 +66,19 @@ describe('a controller resumed from the pace of the run before', () => {
 		expect(next.sendRate).toBeGreaterThan(60);
 	});
 
+	it('issue 40: a run resumed after a pause reads its first second as a second, not over two (the pause sent nothing)', () => {
+		const clock = new Clock();
+		const first = auto(clock);
+		for (let second = 0; second < 3; second++) accepted(first, clock, 40);
+		clock.t += 1500;
+		const next = auto(clock);
+		next.resume(first.pace()!);
+		accepted(next, clock, 40);
+		next.record('throttled', clock.t - 20, 20);
+		// 40 accepted in its last second: 0.7 × 40, not 0.7 × 20 (half of the last two seconds, half of them the pause).
+		expect(next.sendRate).toBeCloseTo(28, 5);
+	});
+
 	it('a run that ended probing above the rate of its last throttle: the next starts at that rate, flat', () => {
 		const clock = new Clock();
 		const first = auto(clock);

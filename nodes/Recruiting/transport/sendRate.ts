@@ -63,7 +63,7 @@ export class SendRate {
 
 	private from = 0;
 
-	/** When the first answer counted here came (a resumed run: the oldest answer it was given). */
+	/** Since when this run has counted answers (a resumed run: since it resumed; the answers it was given may be older, and the time between the runs sent nothing). */
 	private since = Number.POSITIVE_INFINITY;
 
 	constructor(private readonly cap: number) {}
@@ -110,7 +110,7 @@ export class SendRate {
 	resume(accepted: number[], learned: LearnedRate | undefined, now: number): void {
 		this.accepted = [...accepted];
 		this.from = 0;
-		this.since = accepted[0] ?? Number.POSITIVE_INFINITY;
+		this.since = now;
 		if (!learned) return;
 		// Probing above the rate of the last throttle when it ended: this run starts at that rate, on the flat of the curve.
 		const { perSecond, maxRate, k, sinceMs, c = CUBIC_C } = learned;
