@@ -297,6 +297,17 @@ describe('issue 40: a window closed until its end, and a fixed window read acros
 		expect(starts[1]).toBeGreaterThanOrEqual(1005);
 	});
 
+	it('a closed window\'s Retry-After: 3600 holds new requests at most the documented 30 s', async () => {
+		const controller = droppedAt28();
+		controller.record('throttled', Date.now() + 1, 4, 3_600_000);
+		const waits: number[] = [];
+		await controller.turn(async (ms) => {
+			waits.push(ms);
+		});
+		expect(waits[0]).toBeGreaterThan(29_000);
+		expect(Math.max(...waits)).toBeLessThanOrEqual(30_000);
+	});
+
 	it('a token bucket accepts the next request after the drop: no hold', async () => {
 		const controller = droppedAt28();
 		jest.setSystemTime(Date.now() + 40);

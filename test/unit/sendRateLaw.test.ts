@@ -17,6 +17,7 @@ import { Controller } from '../../nodes/Recruiting/transport/controller';
 import type { Pace } from '../../nodes/Recruiting/transport/controller';
 import { DEFAULT_MAX_CONCURRENCY } from '../../nodes/Recruiting/actions/shared/options';
 import { AUTO_START } from '../../nodes/Recruiting/transport/law';
+import { mulberry32 } from '../sandbox/faults';
 import { LIMITER_KINDS, Limiter } from '../sandbox/limiter';
 import type { LimiterKind } from '../sandbox/limiter';
 import { print } from '../sim/host';
@@ -32,15 +33,6 @@ interface Run {
 	answered429: number;
 	elapsedMs: number;
 	pace?: Pace;
-}
-
-/** A seeded generator of numbers in [0, 1) (a linear congruential one: the same draws for the same seed). */
-function seeded(seed: number): () => number {
-	let state = seed >>> 0;
-	return () => {
-		state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-		return state / 2 ** 32;
-	};
 }
 
 async function oneRun(limiter: Limiter, jitterMs: number, draw: () => number, resumeFrom?: Pace): Promise<Run> {
@@ -86,7 +78,7 @@ describe('issue 40: Auto without rate-limit headers, each limiter (simulated clo
 	it.each(table)('%s, starting %i ms into a second, each leg up to %i ms slower: first run ≤ 5 %% answered 429 and ≤ 1.5× the ideal; next run ≤ 1 %% and ≤ 1.2×', async (kind, phaseMs, jitterMs) => {
 		jest.useFakeTimers({ now: EPOCH + phaseMs });
 		const limiter = new Limiter(kind, [{ name: 'default', limit: PER_SECOND, windowS: 1 }]);
-		const draw = seeded(phaseMs + 1);
+		const draw = mulberry32(phaseMs + 1);
 		const first = await oneRun(limiter, jitterMs, draw);
 		const next = await oneRun(limiter, jitterMs, draw, first.pace);
 		print(
