@@ -52,6 +52,7 @@ const { values: args } = parseArgs({
 		profiles: { type: 'string', default: 'fast,capacity,rate-limited,flaky' },
 		'profile-rows': { type: 'string' },
 		'profile-clients': { type: 'string', default: 'auto,5,20,50,import,chain' },
+		'profile-repeats': { type: 'string' },
 		rows: { type: 'string' },
 		concurrency: { type: 'string', default: '20' },
 		latency: { type: 'string', default: '50' },
@@ -75,6 +76,7 @@ if (args.help) {
                            sliding (any second) (default bucket,fixed,sliding)
   --profiles LIST          service profiles of the profiles section (default fast,capacity,rate-limited,flaky)
   --profile-rows N         rows per run of the profiles section (default 1000, --quick 200)
+  --profile-repeats N      runs of each client per profile, interleaved; the median run is reported (default 1)
   --profile-clients LIST   of the profiles section: auto, fixed concurrencies (the five phases, one node run each),
                            import (Candidate → Import with Auto: a row's five requests in one node run),
                            chain (default auto,5,20,50,import,chain)
@@ -286,11 +288,25 @@ const profileNames = list(args.profiles);
 const profileClients = list(args['profile-clients']);
 const profileConfigs = profileClients.filter((c) => c !== 'chain' && c !== 'import').map((c) => (c === 'auto' ? 'auto' : Number(c)));
 const profileRowsOf = () => Number(args['profile-rows'] ?? (quick ? 200 : 1000));
+// A quick run's node runs last about two seconds each, cold: the same client varies by up to ±15 % from
+// one run to the next on a shared machine. `--profile-repeats 3` runs each client three times,
+// interleaved, and reports the median run (docs/concurrency.md, "The fast profile in quick runs").
+const profileRepeats = Number(args['profile-repeats'] ?? 1);
 /** What the sandbox answered (its admin counts): requests, and those answered 429 or 503. */
 async function sandboxCounts(url) {
 	const response = await fetch(`${url}/__sandbox/requests`);
 	const { requests, counts } = await response.json();
 	return { requests: requests.length, answered429: counts.faults.rateLimitPerSecond + counts.faults.rateLimit, answered503: counts.faults.error503 };
+}
+/** Rows done per minute of a profile run: a failed item is a step of a row not done (a row whose creation failed fails its four later steps too: one whole row); Import's failed items are whole rows; the HTTP Request node's items are creations, five per row. */
+const rowsDoneOf = (result) => (result.kind === 'nodeImport' ? result.rows - result.failed : result.rows - result.failed / 5);
+const rowsDonePerMinuteOf = (result) => (rowsDoneOf(result) / (result.wallMs / 1000)) * 60;
+/** The run of median rows done per minute among a client's tries (each try's figure kept in `tries`). */
+function medianTry(tries) {
+	const done = tries.filter((result) => !result.error);
+	if (tries.length === 1 || done.length === 0) return tries[0];
+	const sorted = [...done].sort((a, b) => rowsDonePerMinuteOf(a) - rowsDonePerMinuteOf(b));
+	return { ...sorted[Math.floor((sorted.length - 1) / 2)], tries: tries.map((result) => (result.error ? null : Math.round(rowsDonePerMinuteOf(result)))) };
 }
 if (sections.has('profiles')) {
 	for (const profile of profileNames) {
@@ -300,16 +316,23 @@ if (sections.has('profiles')) {
 			...(profileClients.includes('import') ? [{ kind: 'nodeImport', concurrency: 'auto' }] : []),
 			...(httpNodeFound.file && profileClients.includes('chain') ? [{ kind: 'httpNode', concurrency: 1 }] : []),
 		];
-		for (const run of runs) {
-			// A fresh sandbox per run: a full rate-limit bucket, the same seeded 503s.
-			const sandbox = await startSandbox(0, ['--profile', profile, '--admin']);
-			progress(`  profile ${profile}, ${rows} rows: ${run.kind === 'httpNode' ? 'HTTP Request node at its defaults' : `${run.kind === 'nodeImport' ? 'Import' : 'node'} ${run.concurrency}`} … `);
-			const [result] = await runClient(run.kind, [{ name: `${profile}-${run.concurrency}`, url: sandbox.url, rows, concurrency: run.concurrency, warmup: 0, latencyMs: 50 }]);
-			const answered = await sandboxCounts(sandbox.url).catch(() => undefined);
-			await sandbox.stop();
-			progress(result.error ? 'failed\n' : `${fmt(result.wallMs / 1000, 1)} s\n`);
-			results.profiles.push({ profile, rows, ...run, ...result, ...answered });
+		const tries = new Map(runs.map((run) => [run, []]));
+		for (let pass = 0; pass < profileRepeats; pass++) {
+			// Interleaved, every other pass in reverse order: a slow spell of the machine falls on every client alike.
+			for (const run of pass % 2 === 1 ? [...runs].reverse() : runs) {
+				// A fresh sandbox per run: a full rate-limit bucket, the same seeded 503s.
+				const sandbox = await startSandbox(0, ['--profile', profile, '--admin']);
+				progress(
+					`  profile ${profile}, ${rows} rows${profileRepeats > 1 ? ` (pass ${pass + 1} of ${profileRepeats})` : ''}: ${run.kind === 'httpNode' ? 'HTTP Request node at its defaults' : `${run.kind === 'nodeImport' ? 'Import' : 'node'} ${run.concurrency}`} … `,
+				);
+				const [result] = await runClient(run.kind, [{ name: `${profile}-${run.concurrency}`, url: sandbox.url, rows, concurrency: run.concurrency, warmup: 0, latencyMs: 50 }]);
+				const answered = await sandboxCounts(sandbox.url).catch(() => undefined);
+				await sandbox.stop();
+				progress(result.error ? 'failed\n' : `${fmt(result.wallMs / 1000, 1)} s\n`);
+				tries.get(run).push({ profile, rows, ...run, ...result, ...answered });
+			}
 		}
+		for (const run of runs) results.profiles.push(medianTry(tries.get(run)));
 	}
 }
 
@@ -503,16 +526,14 @@ if (results.profiles.length > 0) {
 		'\nService profiles (test/sandbox/profiles.ts; rows = create + update + 3 records for the node: one node run per step over all rows, or Import: one node run doing the five steps per row; the HTTP Request node at n8n\'s defaults sends only creations, 5 per row, as many requests as the node):',
 	);
 	const rowsPerMinute = (result) => (result.rows / (result.wallMs / 1000)) * 60;
-	// Rows done: a failed item is a step of a row not done (a row whose creation failed fails its four
-	// later steps too: one whole row); Import's failed items are whole rows; the HTTP Request node's
-	// items are creations, five per row.
-	const rowsDone = (result) => (result.kind === 'nodeImport' ? result.rows - result.failed : result.rows - result.failed / 5);
-	const rowsDonePerMinute = (result) => (rowsDone(result) / (result.wallMs / 1000)) * 60;
+	const rowsDonePerMinute = rowsDonePerMinuteOf;
 	const nameOf = (result) =>
 		result.kind === 'httpNode' ? 'HTTP Request node, defaults' : result.kind === 'nodeImport' ? 'node, Import, Auto' : result.concurrency === 'auto' ? 'node, Auto' : `node, Fixed ${result.concurrency}`;
 	const keyOf = (result) => (result.kind === 'httpNode' ? 'httpNodeDefaults' : result.kind === 'nodeImport' ? 'nodeImportAuto' : `node${result.concurrency === 'auto' ? 'Auto' : `Fixed${result.concurrency}`}`);
+	const repeated = profileRepeats > 1;
+	if (repeated) console.log(`Each client ran ${profileRepeats} times, interleaved; each row is its median run (rows done per minute), the tries in the last column.`);
 	printTable(
-		['profile', 'client', 'rows/min', 'rows done/min', 'requests', 'answered 429', 'answered 503', 'share 429', 'CPU ms/row', 'items failed'],
+		['profile', 'client', 'rows/min', 'rows done/min', 'requests', 'answered 429', 'answered 503', 'share 429', 'CPU ms/row', 'items failed', ...(repeated ? ['tries, rows done/min'] : [])],
 		results.profiles.map((result) =>
 			ok(result)
 				? [
@@ -526,8 +547,9 @@ if (results.profiles.length > 0) {
 						result.requests ? `${fmt((100 * result.answered429) / result.requests, 2)}%` : 'n/a',
 						fmt(result.cpuMs / result.rows, 2),
 						result.failed,
+						...(repeated ? [(result.tries ?? []).map((value) => (value === null ? 'failed' : value)).join(', ')] : []),
 					]
-				: [result.profile, nameOf(result), errorCell(result), '', '', '', '', '', '', ''],
+				: [result.profile, nameOf(result), errorCell(result), '', '', '', '', '', '', '', ...(repeated ? [''] : [])],
 		),
 	);
 	const of = (profile, concurrency, kind = 'node') => results.profiles.find((r) => r.profile === profile && r.kind === kind && r.concurrency === concurrency && ok(r));
@@ -541,7 +563,7 @@ if (results.profiles.length > 0) {
 		const fixed = profileConfigs.filter((c) => c !== 'auto').map((c) => of(profile, c)).filter(Boolean);
 		const chain = of(profile, 1, 'httpNode');
 		bench.profiles[key(profile)] = Object.fromEntries(
-			results.profiles.filter((r) => r.profile === profile && ok(r)).map((r) => [keyOf(r), { rowsPerMinute: Math.round(rowsPerMinute(r)), rowsDonePerMinute: Math.round(rowsDonePerMinute(r)), answered429: r.answered429, answered503: r.answered503, requests: r.requests, cpuMsPerRow: Number((r.cpuMs / r.rows).toFixed(3)), failed: r.failed }]),
+			results.profiles.filter((r) => r.profile === profile && ok(r)).map((r) => [keyOf(r), { rowsPerMinute: Math.round(rowsPerMinute(r)), rowsDonePerMinute: Math.round(rowsDonePerMinute(r)), answered429: r.answered429, answered503: r.answered503, requests: r.requests, cpuMsPerRow: Number((r.cpuMs / r.rows).toFixed(3)), failed: r.failed, ...(r.tries ? { tries: r.tries } : {}) }]),
 		);
 		const imported = of(profile, 'auto', 'nodeImport');
 		if (profile === 'fast' && chain && imported) {
@@ -669,6 +691,7 @@ if (!smoke && sections.has('profiles') && profileNames.includes('fast') && profi
 }
 
 bench.quick = quick;
+if (sections.has('profiles')) bench.profileRepeats = profileRepeats;
 bench.smoke = smoke;
 bench.seconds = Math.round((performance.now() - started) / 1000);
 console.log(`\nBENCH ${JSON.stringify(bench)}`);
