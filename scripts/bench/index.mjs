@@ -591,7 +591,8 @@ if (results.profiles.length > 0) {
 			bench.autoShare429 = Number(share.toFixed(4));
 			const five = of(profile, 5);
 			console.log(
-				`Target on rate-limited: ≤ 1% of Auto's requests answered 429 → ${fmt(100 * share, 2)}% ${share <= 0.01 ? 'MET' : 'MISSED'}` +
+				// The share is set for 1,000 rows (5,000 requests): the first burst, about 25 to 30 requests, is 3 % of a quick run's 1,000.
+				`Target on rate-limited: ≤ 1% of Auto's requests answered 429 → ${fmt(100 * share, 2)}% ${auto.rows >= 1000 ? (share <= 0.01 ? 'MET' : 'MISSED') : `(set for 1,000 rows, not judged at ${auto.rows})`}` +
 					`${chain?.requests ? ` (HTTP Request node at its defaults: ${fmt((100 * chain.answered429) / chain.requests, 1)}%)` : ''}; items failed: Auto ${auto.failed}, Fixed 5 ${five ? five.failed : 'n/a'} ${five && auto.failed <= five.failed ? 'MET' : 'MISSED'}`,
 			);
 		}
