@@ -23,7 +23,7 @@
 //            (--rate-limit-headers): requests answered 429 and the time against the ideal
 //            (BENCH autoShare429Cold/Warm/Headers: the token bucket's; autoShare429Headers<Limiter>
 //            and limits.<limiter>: each limiter's)
-// `--smoke` runs the profiles and limits sections tiny (Auto only, no real n8n; the limits with headers x, each
+// `--smoke` runs the profiles and limits sections tiny (Auto only, twice, no real n8n; the limits with headers x, each
 // limiter, and without headers the token bucket only): about a minute on an idle machine, for CI.
 // Prints the tables and the targets; the last line is `BENCH {json}` (see docs/benchmarks.md, "What to expect: speed, measured").
 import { spawn, spawnSync } from 'node:child_process';
@@ -76,7 +76,7 @@ if (args.help) {
                            sliding (any second) (default bucket,fixed,sliding)
   --profiles LIST          service profiles of the profiles section (default fast,capacity,rate-limited,flaky)
   --profile-rows N         rows per run of the profiles section (default 1000, --quick 200)
-  --profile-repeats N      runs of each client per profile, interleaved; the median run is reported (default 1)
+  --profile-repeats N      runs of each client per profile, interleaved; the median run is reported (default 1, --smoke 2)
   --profile-clients LIST   of the profiles section: auto, fixed concurrencies (the five phases, one node run each),
                            import (Candidate → Import with Auto: a row's five requests in one node run),
                            chain (default auto,5,20,50,import,chain)
@@ -291,7 +291,8 @@ const profileRowsOf = () => Number(args['profile-rows'] ?? (quick ? 200 : 1000))
 // A quick run's node runs last about two seconds each, cold: the same client varies by up to ±15 % from
 // one run to the next on a shared machine. `--profile-repeats 3` runs each client three times,
 // interleaved, and reports the median run (docs/concurrency.md, "The fast profile in quick runs").
-const profileRepeats = Number(args['profile-repeats'] ?? 1);
+// A smoke run tries twice, so that CI runs the repeats' path too.
+const profileRepeats = Number(args['profile-repeats'] ?? (smoke ? 2 : 1));
 /** What the sandbox answered (its admin counts): requests, and those answered 429 or 503. */
 async function sandboxCounts(url) {
 	const response = await fetch(`${url}/__sandbox/requests`);
