@@ -301,13 +301,13 @@ async function sandboxCounts(url) {
 }
 /** Rows done per minute of a profile run: a failed item is a step of a row not done (a row whose creation failed fails its four later steps too: one whole row); Import's failed items are whole rows; the HTTP Request node's items are creations, five per row. */
 const rowsDoneOf = (result) => (result.kind === 'nodeImport' ? result.rows - result.failed : result.rows - result.failed / 5);
-const rowsDonePerMinuteOf = (result) => (rowsDoneOf(result) / (result.wallMs / 1000)) * 60;
+const rowsDonePerMinute = (result) => (rowsDoneOf(result) / (result.wallMs / 1000)) * 60;
 /** The run of median rows done per minute among a client's tries (each try's figure kept in `tries`). */
 function medianTry(tries) {
 	const done = tries.filter((result) => !result.error);
 	if (tries.length === 1 || done.length === 0) return tries[0];
-	const sorted = [...done].sort((a, b) => rowsDonePerMinuteOf(a) - rowsDonePerMinuteOf(b));
-	return { ...sorted[Math.floor((sorted.length - 1) / 2)], tries: tries.map((result) => (result.error ? null : Math.round(rowsDonePerMinuteOf(result)))) };
+	const sorted = [...done].sort((a, b) => rowsDonePerMinute(a) - rowsDonePerMinute(b));
+	return { ...sorted[Math.floor((sorted.length - 1) / 2)], tries: tries.map((result) => (result.error ? null : Math.round(rowsDonePerMinute(result)))) };
 }
 if (sections.has('profiles')) {
 	for (const profile of profileNames) {
@@ -527,7 +527,6 @@ if (results.profiles.length > 0) {
 		'\nService profiles (test/sandbox/profiles.ts; rows = create + update + 3 records for the node: one node run per step over all rows, or Import: one node run doing the five steps per row; the HTTP Request node at n8n\'s defaults sends only creations, 5 per row, as many requests as the node):',
 	);
 	const rowsPerMinute = (result) => (result.rows / (result.wallMs / 1000)) * 60;
-	const rowsDonePerMinute = rowsDonePerMinuteOf;
 	const nameOf = (result) =>
 		result.kind === 'httpNode' ? 'HTTP Request node, defaults' : result.kind === 'nodeImport' ? 'node, Import, Auto' : result.concurrency === 'auto' ? 'node, Auto' : `node, Fixed ${result.concurrency}`;
 	const keyOf = (result) => (result.kind === 'httpNode' ? 'httpNodeDefaults' : result.kind === 'nodeImport' ? 'nodeImportAuto' : `node${result.concurrency === 'auto' ? 'Auto' : `Fixed${result.concurrency}`}`);
