@@ -9,6 +9,7 @@ import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } fro
 import { sleep } from 'n8n-workflow';
 
 import { Recruiting } from '../../nodes/Recruiting/Recruiting.node';
+import { AUTO_START } from '../../nodes/Recruiting/transport/law';
 import { Harness } from '../helpers/harness';
 import { setUpNock } from '../helpers/nock';
 
@@ -77,11 +78,12 @@ describe('which mode applies', () => {
 		expect(state.max).toBe(5);
 	});
 
-	it('a version 1.1 workflow without the option adapts (Auto): more than 5 in flight on a fast service, at most Max Concurrency', async () => {
+	it('a version 1.1 workflow without the option adapts (Auto): more in flight than it starts with (10) on a fast service, at most Max Concurrency', async () => {
 		const state = service(40);
 		const result = await new Harness(credential).run({ parameters: create({ maxConcurrency: 24 }), items: rows(200), typeVersion: 1.1 });
 		expect(result.error).toBeUndefined();
-		expect(state.max).toBeGreaterThan(5);
+		expect(state.early).toBe(AUTO_START);
+		expect(state.max).toBeGreaterThan(AUTO_START);
 		expect(state.max).toBeLessThanOrEqual(24);
 	});
 
@@ -100,31 +102,31 @@ describe('which mode applies', () => {
 	it('version 1 with Concurrency Mode Auto adapts', async () => {
 		const state = service(40);
 		await new Harness(credential).run({ parameters: create({ concurrencyMode: 'auto' }), items: rows(200), typeVersion: 1 });
-		expect(state.max).toBeGreaterThan(5);
+		expect(state.max).toBeGreaterThan(AUTO_START);
 	});
 });
 
 describe('the pace of the run before (transport/pace.ts)', () => {
 	// How far Auto grows depends on the machine's load (a loaded CI machine measured 22 of 24), so
-	// the property is asserted by what each run starts with: a cold run starts 5 requests before
-	// the first answer; a warm one starts at the limit the run before ended with (above 5).
+	// the property is asserted by what each run starts with: a cold run starts 10 requests before
+	// the first answer; a warm one starts at the limit the run before ended with (above 10).
 	it('a second execution against the same service starts where the first ended; another service, or Fixed, starts as before', async () => {
 		const harness = new Harness(credential);
 		const first = service(40);
 		await harness.run({ parameters: create({ maxConcurrency: 24 }), items: rows(200), typeVersion: 1.1 });
-		expect(first.max).toBeGreaterThan(5);
+		expect(first.max).toBeGreaterThan(AUTO_START);
 		expect(first.max).toBeLessThanOrEqual(24);
 		nock.cleanAll();
 		const second = service(200);
-		const result = await harness.run({ parameters: create({ maxConcurrency: 24 }), items: rows(12), typeVersion: 1.1 });
-		expect(result.items).toHaveLength(12);
-		expect(second.early).toBeGreaterThan(5);
-		expect(second.early).toBeLessThanOrEqual(12);
+		const result = await harness.run({ parameters: create({ maxConcurrency: 24 }), items: rows(30), typeVersion: 1.1 });
+		expect(result.items).toHaveLength(30);
+		expect(second.early).toBeGreaterThan(AUTO_START);
+		expect(second.early).toBeLessThanOrEqual(24);
 		nock.cleanAll();
 		const elsewhere = new Harness({ ...credential, baseUrl: 'https://other.example.test' });
 		const other = service(200, undefined, 'https://other.example.test');
 		await elsewhere.run({ parameters: create({ maxConcurrency: 24 }), items: rows(12), typeVersion: 1.1 });
-		expect(other.early).toBe(5);
+		expect(other.early).toBe(AUTO_START);
 		nock.cleanAll();
 		const fixed = service(40);
 		await harness.run({ parameters: create({ concurrencyMode: 'fixed', concurrency: 3 }), items: rows(12), typeVersion: 1.1 });

@@ -23,22 +23,21 @@ function round(controller: Controller, clock: Clock, latency: number, signal: 'o
 }
 
 describe('Concurrency Mode Auto: the limit', () => {
-	it('starts at 5, doubles each fast round up to 20, then grows by a tenth per round (slow start) up to Max Concurrency', () => {
+	it('starts at 10, doubles each fast round up to 20, then grows by 15 % per round (slow start) up to Max Concurrency', () => {
 		const clock = new Clock();
 		const controller = new Controller({ mode: 'auto', concurrency: 5, maxConcurrency: 64 }, clock.now);
 		expect(controller.limit).toBe(AUTO_START);
 		const seen: number[] = [];
-		for (let i = 0; i < 16; i++) {
+		for (let i = 0; i < 11; i++) {
 			round(controller, clock, 50);
 			seen.push(controller.limit);
 		}
-		expect(seen).toEqual([10, 20, 22, 24, 26, 29, 32, 35, 39, 43, 47, 52, 57, 63, 64, 64]);
+		expect(seen).toEqual([20, 23, 26, 30, 35, 40, 46, 53, 61, 64, 64]);
 	});
 
 	it('halves when more than a tenth of a round is lost, then grows by one per round', () => {
 		const clock = new Clock();
 		const controller = new Controller({ mode: 'auto', concurrency: 5, maxConcurrency: 64 }, clock.now);
-		round(controller, clock, 50);
 		round(controller, clock, 50); // 20
 		round(controller, clock, 50, 'overloaded', 3); // 3 of 20 lost
 		expect(controller.limit).toBe(10);
@@ -53,21 +52,28 @@ describe('Concurrency Mode Auto: the limit', () => {
 
 	it('in the small rounds of the start the share is taken of 20 answers: one or two losses do not shrink it, three do', () => {
 		const clock = new Clock();
-		const controller = new Controller({ mode: 'auto', concurrency: 5, maxConcurrency: 64 }, clock.now);
-		round(controller, clock, 50, 'overloaded', 1); // 1 of 5
-		expect(controller.limit).toBe(10);
-		round(controller, clock, 50, 'overloaded', 2); // 2 of 10: two random 503s of a flaky service
-		expect(controller.limit).toBe(20);
-		round(controller, clock, 50, 'overloaded', 3); // 3 of 20
-		expect(controller.limit).toBe(10);
+		// The start's only small round is its first, of 10: each case begins a run of its own.
+		const first = (losses: number) => {
+			const controller = new Controller({ mode: 'auto', concurrency: 5, maxConcurrency: 64 }, clock.now);
+			round(controller, clock, 50, 'overloaded', losses);
+			return controller;
+		};
+		expect(first(1).limit).toBe(20); // 1 of 10
+		const flaky = first(2); // 2 of 10: two random 503s of a flaky service
+		expect(flaky.limit).toBe(20);
+		expect(first(3).limit).toBe(5); // 3 of 10
+		round(flaky, clock, 50, 'overloaded', 3); // 3 of 20
+		expect(flaky.limit).toBe(10);
 	});
 
 	it('a round that all fails halves at once, however small', () => {
 		const clock = new Clock();
 		const controller = new Controller({ mode: 'auto', concurrency: 5, maxConcurrency: 64 }, clock.now);
+		round(controller, clock, 50, 'dropped', 10); // 10 of 10
+		expect(controller.limit).toBe(5);
 		round(controller, clock, 50, 'dropped', 5); // 5 of 5
 		expect(controller.limit).toBe(2);
-		round(controller, clock, 50, 'overloaded', 2); // 2 of 2: more than a tenth of 20 still
+		round(controller, clock, 50, 'overloaded', 2); // 2 of 2: not more than a tenth of 20, but all of the round
 		expect(controller.limit).toBe(1);
 	});
 
@@ -75,7 +81,7 @@ describe('Concurrency Mode Auto: the limit', () => {
 		const clock = new Clock();
 		const grown = () => {
 			const controller = new Controller({ mode: 'auto', concurrency: 5, maxConcurrency: 64 }, clock.now);
-			for (let i = 0; i < 2; i++) round(controller, clock, 50); // 20
+			round(controller, clock, 50); // 20
 			return controller;
 		};
 		/** One round of 20: `dropped` broken connections, `told` 503s with Retry-After 1 s, the rest fine. */
@@ -91,7 +97,7 @@ describe('Concurrency Mode Auto: the limit', () => {
 		};
 		const lone = grown();
 		mixed(lone, 2, 1); // 2 losses counted of 20: not more than a tenth
-		expect(lone.limit).toBe(22);
+		expect(lone.limit).toBe(23);
 		const two = grown();
 		mixed(two, 1, 2); // 3 of 20
 		expect(two.limit).toBe(10);
@@ -100,29 +106,28 @@ describe('Concurrency Mode Auto: the limit', () => {
 	it('a tenth or less lost (a service failing 2 % at random) does not shrink it', () => {
 		const clock = new Clock();
 		const controller = new Controller({ mode: 'auto', concurrency: 5, maxConcurrency: 64 }, clock.now);
-		round(controller, clock, 50);
-		round(controller, clock, 50);
+		round(controller, clock, 50); // 20
 		round(controller, clock, 50, 'overloaded', 2); // 2 of 20
-		expect(controller.limit).toBe(22);
+		expect(controller.limit).toBe(23);
 	});
 
 	it('shrinks by one per round while latency stays above twice the idle latency, not below 5 for latency alone; grows by one after', () => {
 		const clock = new Clock();
 		const controller = new Controller({ mode: 'auto', concurrency: 5, maxConcurrency: 64 }, clock.now);
-		round(controller, clock, 50); // 10
-		round(controller, clock, 60); // 20
-		round(controller, clock, 100); // not over 2 × 50 + 20: grows, 22
-		expect(controller.limit).toBe(22);
+		round(controller, clock, 50); // 20
+		round(controller, clock, 60); // 23
+		round(controller, clock, 100); // not over 2 × 50 + 20: grows, 26
+		expect(controller.limit).toBe(26);
 		// In slow start the first slow round holds the limit, the second in a row ends slow start and takes one off.
 		round(controller, clock, 200);
-		expect(controller.limit).toBe(22);
+		expect(controller.limit).toBe(26);
 		round(controller, clock, 200);
-		expect(controller.limit).toBe(21);
+		expect(controller.limit).toBe(25);
 		round(controller, clock, 200);
-		expect(controller.limit).toBe(20);
+		expect(controller.limit).toBe(24);
 		// Slow start is over: growth is one per round now.
 		round(controller, clock, 60);
-		expect(controller.limit).toBe(21);
+		expect(controller.limit).toBe(25);
 		for (let i = 0; i < 40; i++) round(controller, clock, 400);
 		expect(controller.limit).toBe(5);
 	});
@@ -130,27 +135,25 @@ describe('Concurrency Mode Auto: the limit', () => {
 	it('one slow round in slow start (n8n paused) holds the limit and slow start goes on; once past it, a slow round takes one off at once', () => {
 		const clock = new Clock();
 		const controller = new Controller({ mode: 'auto', concurrency: 5, maxConcurrency: 64 }, clock.now);
-		round(controller, clock, 50); // 10
 		round(controller, clock, 50); // 20
 		round(controller, clock, 300); // a pause: held
 		expect(controller.limit).toBe(20);
 		round(controller, clock, 50);
-		expect(controller.limit).toBe(22);
+		expect(controller.limit).toBe(23);
 		round(controller, clock, 50);
-		expect(controller.limit).toBe(24);
+		expect(controller.limit).toBe(26);
 		round(controller, clock, 300);
 		round(controller, clock, 300); // two in a row: slow start is over, one off
-		expect(controller.limit).toBe(23);
+		expect(controller.limit).toBe(25);
 		round(controller, clock, 300);
-		expect(controller.limit).toBe(22);
+		expect(controller.limit).toBe(24);
 		round(controller, clock, 50);
-		expect(controller.limit).toBe(23);
+		expect(controller.limit).toBe(25);
 	});
 
 	it('answers to requests started before a shrink are not counted', () => {
 		const clock = new Clock();
 		const controller = new Controller({ mode: 'auto', concurrency: 5, maxConcurrency: 64 }, clock.now);
-		round(controller, clock, 50);
 		round(controller, clock, 50); // 20
 		const before = clock.t;
 		round(controller, clock, 50, 'overloaded', 20); // halves to 10
@@ -350,8 +353,8 @@ describe('Concurrency Mode Auto: Retry-After', () => {
 	it('a round that halves on 503s with Retry-After holds every new request until then', async () => {
 		const clock = new Clock();
 		const controller = new Controller({ mode: 'auto', concurrency: 5, maxConcurrency: 64 }, clock.now);
-		for (let i = 0; i < 5; i++) controller.record('overloaded', clock.t, 30, 2000);
-		expect(controller.limit).toBe(2);
+		for (let i = 0; i < 10; i++) controller.record('overloaded', clock.t, 30, 2000);
+		expect(controller.limit).toBe(5);
 		expect(await waitsOf(controller)).toEqual([2000]);
 		clock.t += 2000;
 		expect(await waitsOf(controller)).toEqual([]);
@@ -361,12 +364,11 @@ describe('Concurrency Mode Auto: Retry-After', () => {
 		const clock = new Clock();
 		const controller = new Controller({ mode: 'auto', concurrency: 5, maxConcurrency: 64 }, clock.now);
 		round(controller, clock, 30);
-		round(controller, clock, 30);
 		expect(controller.limit).toBe(20);
 		for (let i = 0; i < 20; i++) controller.sent();
 		controller.record('overloaded', clock.t, 30, 2000);
 		for (let i = 0; i < 19; i++) controller.record('ok', clock.t, 30);
-		expect(controller.limit).toBe(22);
+		expect(controller.limit).toBe(23);
 		expect(await waitsOf(controller)).toEqual([]);
 	});
 });
@@ -375,7 +377,7 @@ describe('issue 32, defect 1: the run-wide hold', () => {
 	it('a round of 503s with Retry-After: 3600 holds new requests at most the documented 30 s', async () => {
 		const clock = new Clock();
 		const controller = new Controller({ mode: 'auto', concurrency: 5, maxConcurrency: 64 }, clock.now);
-		for (let i = 0; i < 5; i++) controller.record('overloaded', clock.t, 30, 3_600_000);
+		for (let i = 0; i < 10; i++) controller.record('overloaded', clock.t, 30, 3_600_000);
 		const waits: number[] = [];
 		await controller.turn(async (ms) => {
 			waits.push(ms);

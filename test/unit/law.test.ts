@@ -45,27 +45,31 @@ function play(rounds: Round[], law = new Law(128), clock = { t: 0 }): Array<[Dec
 const fast = (count: number, extra: Round = {}): Round[] => Array.from({ length: count }, () => ({ ms: 50, ...extra }));
 
 const table: Array<[string, Round[], Array<[Decision | undefined, number]>]> = [
-	['slow start: doubles to 20, then a tenth per round', fast(5), [['grow', 10], ['grow', 20], ['grow', 22], ['grow', 24], ['grow', 26]]],
+	['slow start: from 10, doubles to 20, then 15 % more per round', fast(5), [['grow', 20], ['grow', 23], ['grow', 26], ['grow', 30], ['grow', 35]]],
 	[
-		'rounds a rate held back (at most 2 of 5 on the wire) do not grow it; one that used half does',
-		[...fast(3, { wire: 2 }), { ms: 50, wire: 3 }],
-		[['idle', 5], ['idle', 5], ['idle', 5], ['grow', 10]],
+		'rounds a rate held back (at most 4 of 10 on the wire) do not grow it; one that used half does',
+		[...fast(3, { wire: 4 }), { ms: 50, wire: 5 }],
+		[['idle', 10], ['idle', 10], ['idle', 10], ['grow', 20]],
 	],
-	['more than a tenth of 20 lost halves it and ends slow start', [...fast(2), { ms: 50, lost: 3 }, ...fast(2)], [['grow', 10], ['grow', 20], ['halve', 10], ['grow', 11], ['grow', 12]]],
-	['two losses in a round of 10 are not a tenth of 20', [...fast(1), { ms: 50, lost: 2 }], [['grow', 10], ['grow', 20]]],
-	['a round that all fails halves at once', [{ ms: 50, lost: 5, signal: 'dropped' }], [['halve', 2]]],
-	['a lone 503 with Retry-After is not counted; two are', [...fast(2), { ms: 50, lost: 1, retryAfterMs: 1000 }, { ms: 50, lost: 3, retryAfterMs: 1000 }], [['grow', 10], ['grow', 20], ['grow', 22], ['halve', 11]]],
+	['more than a tenth of 20 lost halves it and ends slow start', [...fast(1), { ms: 50, lost: 3 }, ...fast(2)], [['grow', 20], ['halve', 10], ['grow', 11], ['grow', 12]]],
+	['two losses in a round of 10 are not a tenth of 20', [{ ms: 50, lost: 2 }], [['grow', 20]]],
+	['a round that all fails halves at once', [{ ms: 50, lost: 10, signal: 'dropped' }], [['halve', 5]]],
+	['a lone 503 with Retry-After is not counted; two are', [...fast(1), { ms: 50, lost: 1, retryAfterMs: 1000 }, { ms: 50, lost: 3, retryAfterMs: 1000 }], [['grow', 20], ['grow', 23], ['halve', 11]]],
 	[
 		'in slow start one slow round holds, the second in a row ends slow start and takes one off',
-		[...fast(2), { ms: 200 }, { ms: 200 }, { ms: 50 }],
-		[['grow', 10], ['grow', 20], ['hold', 20], ['shrink', 19], ['grow', 20]],
+		[...fast(1), { ms: 200 }, { ms: 200 }, { ms: 50 }],
+		[['grow', 20], ['hold', 20], ['shrink', 19], ['grow', 20]],
 	],
-	['429s are not losses: the limit is not about a rate', [{ ms: 50, lost: 5, signal: 'throttled' }], [['grow', 10]]],
-	['latency alone never takes it below 5', [{ ms: 50 }, { ms: 300 }, { ms: 300 }, ...fast(6, { ms: 300 })], [['grow', 10], ['hold', 10], ['shrink', 9], ['shrink', 8], ['shrink', 7], ['shrink', 6], ['shrink', 5], ['hold', 5], ['hold', 5]]],
+	['429s are not losses: the limit is not about a rate', [{ ms: 50, lost: 10, signal: 'throttled' }], [['grow', 20]]],
+	[
+		'latency alone never takes it below 5 (version 1\'s default), though it starts at 10',
+		[{ ms: 50 }, ...fast(18, { ms: 300 })],
+		[['grow', 20], ['hold', 20], ...Array.from({ length: 15 }, (_, i): [Decision, number] => ['shrink', 19 - i]), ['hold', 5], ['hold', 5]],
+	],
 	[
 		'a slower kind of request is judged by its own idle latency, not the faster one\'s',
 		[...fast(2, { ms: 5, method: 'POST' }), ...fast(3, { ms: 150, method: 'PUT' })],
-		[['grow', 10], ['grow', 20], ['grow', 22], ['grow', 24], ['grow', 26]],
+		[['grow', 20], ['grow', 23], ['grow', 26], ['grow', 30], ['grow', 35]],
 	],
 ];
 
@@ -75,12 +79,12 @@ describe('the control law, answer by answer', () => {
 	});
 
 	it('never above Max Concurrency', () => {
-		expect(play(fast(4), new Law(16)).map(([, limit]) => limit)).toEqual([10, 16, 16, 16]);
+		expect(play(fast(6), new Law(28)).map(([, limit]) => limit)).toEqual([20, 23, 26, 28, 28, 28]);
 	});
 
 	it('answers to requests sent before a halving are not counted', () => {
 		const law = new Law(128);
-		play(fast(2), law);
+		play(fast(1), law);
 		play([{ ms: 50, lost: 20 }], law);
 		expect(law.current).toBe(10);
 		for (let i = 0; i < 20; i++) expect(law.answer({ signal: 'overloaded', startedAt: 0, latencyMs: 50 }, 1000)).toBeUndefined();
@@ -90,9 +94,9 @@ describe('the control law, answer by answer', () => {
 	it('a halving on 503s with Retry-After holds the run until then, at most 30 s', () => {
 		const clock = { t: 0 };
 		const law = new Law(128);
-		play([{ ms: 50, lost: 5, retryAfterMs: 2000 }], law, clock);
+		play([{ ms: 50, lost: 10, retryAfterMs: 2000 }], law, clock);
 		expect(law.holdUntil).toBe(clock.t + 2000);
-		play([{ ms: 50, lost: 2, retryAfterMs: 3_600_000 }], law, clock);
+		play([{ ms: 50, lost: 5, retryAfterMs: 3_600_000 }], law, clock);
 		expect(law.holdUntil).toBe(clock.t + MAX_HOLD_MS);
 	});
 });

@@ -44,8 +44,8 @@ describe('a controller resumed from the pace of the run before', () => {
 		next.resume(first.pace()!);
 		expect(next.limit).toBe(20);
 		grow(next, clock, 21);
-		// Slow start went on: a tenth more per round above 20.
-		expect(next.limit).toBe(22);
+		// Slow start went on: 15 % more per round above 20.
+		expect(next.limit).toBe(23);
 	});
 
 	it('keeps the learned send rate, and the answers of the last second count in its next throttle', () => {
@@ -122,7 +122,7 @@ describe('a controller resumed from the pace of the run before', () => {
 describe('the paces kept in the process (transport/pace.ts)', () => {
 	afterEach(() => forgetPaces());
 
-	it('a run starts from the pace its service scope left; another scope starts at 5', () => {
+	it(`a run starts from the pace its service scope left; another scope starts at ${AUTO_START}`, () => {
 		const clock = new Clock();
 		const first = auto(clock);
 		grow(first, clock, 40);

@@ -1,6 +1,6 @@
 /**
  * The pace each service showed, kept per process so that the next node run against it starts
- * where the last one ended instead of from 5 (Linux keeps each destination's slow-start threshold
+ * where the last one ended instead of from 10 (Linux keeps each destination's slow-start threshold
  * and round-trip time for its next connections the same way: tcp_metrics). A node run that ends
  * leaves its controller's `Pace` here under its service scope (service address, sign-in mode,
  * login and n8n credential, hashed: `memory/keys.ts` `paceScope`); the next run of any workflow
@@ -10,7 +10,7 @@
  * start was still on, the service's idle latency and, once it throttled, a send rate. Bounded:
  * `MAX_PACES` scopes (the least recently used go), each forgotten `PACE_TTL_MS` after it was left
  * (a service's pace changes; an old one is not trusted). In queue mode each worker keeps its own:
- * a worker that has none starts as before, at 5, and learns.
+ * a worker that has none starts as before, at 10, and learns.
  */
 import type { Controller, Pace } from './controller';
 

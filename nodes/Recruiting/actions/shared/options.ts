@@ -27,7 +27,7 @@ const inMilliseconds = (label: string): string => `${label} (ms)`;
  * --variants import-auto,import-auto-max128,chain`). Above that n8n's CPU, not the cap, bounds
  * it. A service that cannot take 128 says so (429, 503, timeouts, answers slower than twice its
  * idle time) and Auto backs off; slow start reaches the cap only while none of that happens
- * (about 21 round trips from 5). Users who know their service's limit set it lower.
+ * (15 round trips from 10). Users who know their service's limit set it lower.
  */
 export const DEFAULT_MAX_CONCURRENCY = 128;
 
