@@ -9,14 +9,19 @@ import { listSearch, loadOptions } from './methods';
 import { CREDENTIAL_TYPE } from './transport';
 
 /**
- * A mode of Create or Update that syncs nothing, on the canvas (issue 39, trap 2): a Memory Action
- * other than Sync Rows, or Dry Run; empty otherwise (other operations have neither parameter). It
- * leads the subtitle: the canvas cuts a subtitle after about 30 characters.
+ * The modes of Create or Update that change what a run writes, on the canvas (issue 39, trap 2;
+ * issue 47, trap 7): Dry Run, a Memory Action other than Sync Rows, Create in Manual Runs, Send
+ * Unknown-Outcome Records Again; a few words each, behind one warning sign, before the operation
+ * (the canvas cuts a subtitle after about 30 characters). Empty for other operations.
  */
-const MODE_SUBTITLE = [
-	'(($parameter["options"] || {})["dryRun"] === true ? "Dry Run: writes nothing · " : "")',
-	`(${JSON.stringify({ adopt: 'Adopts slugs, sends nothing · ', forget: 'Forgets rows · ', clearAll: 'Forgets all rows · ' })}[$parameter["memoryAction"]] || "")`,
-].join(' + ');
+const RISKY_MODES = [
+	'(o.dryRun === true ? "Dry Run" : "")',
+	`(${JSON.stringify({ adopt: 'Adopts Slugs', forget: 'Forgets Rows', clearAll: 'Forgets All Rows' })}[$parameter["memoryAction"]] || "")`,
+	'(o.createInManualRuns === true ? "Creates in Manual Runs" : "")',
+	'(o.resendUnknownRecords === true ? "Resends Unknown Records" : "")',
+];
+/** The modes on, joined: n8n's expression gives `o` the node's options (an arrow function's parameter, the one way to name a value there). */
+const MODE_SUBTITLE = `($parameter["operation"] === "upsert" ? ((o) => [${RISKY_MODES.join(', ')}].filter((mode) => mode !== "").join(", "))($parameter["options"] || {}) : "")`;
 
 /**
  * The canvas subtitle, in the words of the dropdowns ("Create or Update: Candidate", "Add: Candidate
@@ -29,7 +34,7 @@ function subtitleExpression(): string {
 		for (const operation of operations) labels[`${option.value}:${operation.option.value}`] = `${operation.option.name}: ${option.name}`;
 	}
 	const key = '$parameter["resource"] + ":" + $parameter["operation"]';
-	return `={{ ${MODE_SUBTITLE} + (${JSON.stringify(labels)}[${key}] || ${key}) }}`;
+	return `={{ ((modes) => (modes === "" ? "" : "⚠ " + modes + " · "))(${MODE_SUBTITLE}) + (${JSON.stringify(labels)}[${key}] || ${key}) }}`;
 }
 
 export class Recruiting implements INodeType {

@@ -273,8 +273,8 @@ describe('candidate import: Fail Item on Record Error', () => {
 		expect(result.items[0].json.error).toBe(
 			'job 1 ("Acme GmbH"): "End Date" must not be before the start date (start 01-01-2022, end 01-01-2021)',
 		);
-		// Nothing to keep: an ordinary error item, whose json the engine reduces to the message.
-		expect((result.items[0].error as { description?: string }).description).toContain('Nothing was sent. Also: IT skill 1 ("Go")');
+		// Nothing kept but the row's action (issue 47, trap 8): the error's description beside it.
+		expect(result.items[0].json).toMatchObject({ action: 'failed', errorDescription: expect.stringContaining('Nothing was sent. Also: IT skill 1 ("Go")') });
 		expect(sandbox().counts.candidatesCreated).toBe(created);
 		expect(bench.writesSince(before)).toEqual([]);
 	});

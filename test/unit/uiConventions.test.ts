@@ -189,10 +189,10 @@ describe('issue 34: the editor path', () => {
 		};
 		const upsert = { resource: 'candidate', operation: 'upsert' };
 		expect(subtitle({ ...upsert, memoryAction: 'remember' })).toBe('Create or Update: Candidate');
-		expect(subtitle({ ...upsert, memoryAction: 'forget' })).toBe('Forgets rows · Create or Update: Candidate');
-		expect(subtitle({ ...upsert, memoryAction: 'clearAll' })).toBe('Forgets all rows · Create or Update: Candidate');
-		expect(subtitle({ ...upsert, memoryAction: 'adopt' })).toBe('Adopts slugs, sends nothing · Create or Update: Candidate');
-		expect(subtitle({ ...upsert, options: { dryRun: true } })).toBe('Dry Run: writes nothing · Create or Update: Candidate');
+		expect(subtitle({ ...upsert, memoryAction: 'forget' })).toBe('⚠ Forgets Rows · Create or Update: Candidate');
+		expect(subtitle({ ...upsert, memoryAction: 'clearAll' })).toBe('⚠ Forgets All Rows · Create or Update: Candidate');
+		expect(subtitle({ ...upsert, memoryAction: 'adopt' })).toBe('⚠ Adopts Slugs · Create or Update: Candidate');
+		expect(subtitle({ ...upsert, options: { dryRun: true } })).toBe('⚠ Dry Run · Create or Update: Candidate');
 		expect(subtitle({ resource: 'candidateJob', operation: 'add', options: {} })).toBe('Add: Candidate Job');
 		const notices = (values: INodeParameters) =>
 			node.properties.filter((property) => property.type === 'notice' && NodeHelpers.displayParameter(values, property, nodeOf(values, 1.2), node)).map((property) => property.displayName);

@@ -20,6 +20,8 @@ import type { OperationModule, RunContext, Send } from './context';
 import { createRunContext } from './context';
 import { Lookahead } from './lookahead';
 import { getOperation } from './registry';
+import type { Tally } from './runSummary';
+import { countsRows, reportRun, tallyOfError, tallyOfOutput } from './runSummary';
 
 type NodeError = NodeApiError | NodeOperationError;
 
@@ -100,7 +102,7 @@ function stoppingError(error: NodeError, run: RunContext, failures: Map<number, 
 			`${items.length} ${items.length === 1 ? 'row was' : 'rows were'} refused before the run stopped (item index: ${items.sort((a, b) => a - b).join(', ')}): ${reason}. The rows after them were not looked at.`,
 		);
 	}
-	if (parts.length > 0) error.description = [error.description, ...parts].filter(Boolean).join('\n\n');
+	if (parts.length > 0) error.description = [error.description, ...parts].filter(Boolean).join(' ');
 	return error;
 }
 
@@ -119,6 +121,8 @@ interface Job {
 	started: number;
 	/** Items not reached when the run stopped whose input fails the operation's check (`check`). */
 	checked: Map<number, NodeError>;
+	/** What happened to each row, for the operations whose rows are counted (`runSummary.ts`); empty for the others. */
+	tallies?: Array<Tally | undefined>;
 }
 
 const halted = (job: Job): boolean => job.run.session.stopped || job.signal?.aborted === true;
@@ -143,9 +147,12 @@ async function runItem(job: Job, lookahead: Lookahead<Send>, itemIndex: number):
 		const answer = await prepared.value();
 		const output = module.outputIsSecret ? answer : redactValues(answer, await run.session.secrets());
 		job.results[itemIndex] = context.helpers.constructExecutionMetaData(asItems(output), { itemData: { item: itemIndex } });
+		if (job.tallies) job.tallies[itemIndex] = tallyOfOutput(answer);
 	} catch (error) {
 		const secrets = await run.session.secrets();
 		const nodeError = asNodeError(context, error, itemIndex, secrets);
+		// A row only interrupted because the run was stopping is not counted.
+		if (job.tallies && !notSentStopping(error)) job.tallies[itemIndex] = tallyOfError(nodeError.context);
 		if (job.continueOnFail) {
 			job.results[itemIndex] = [errorItem(nodeError, itemIndex, job.errorOutput, secrets)];
 		} else {
@@ -206,7 +213,7 @@ function namingRows(error: NodeError, first: number, job: Job, causes: number[])
 	if (others.length > 0) {
 		const listed = others.map((index) => `${rowName(index)}: ${failed.get(index)!.message}`);
 		const checked = job.checked.size > 0 ? `; the rows after it were checked (up to ${CHECK_LIMIT}) and nothing was sent for them` : '';
-		error.description = [error.description, `Also failing (rows in flight when the run stopped${checked}): ${listed.join('; ')}.`].filter(Boolean).join('\n\n');
+		error.description = [error.description, `Also failing (rows in flight when the run stopped${checked}): ${listed.join('; ')}.`].filter(Boolean).join(' ');
 	}
 	return error;
 }
@@ -296,6 +303,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		failures: new Map(),
 		started: 0,
 		checked: new Map(),
+		tallies: countsRows(resource, operation) ? new Array(count) : undefined,
 	};
 	await job.run.resumePace(this);
 	const lookahead = lookaheadOf(job);
@@ -306,6 +314,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	}
 	await job.run.finish();
 	if (job.failures.size > 0) await checkUnreached(job);
+	if (job.tallies) reportRun(this, { resource, operation, tallies: job.tallies, errorOutput: job.errorOutput });
 	const error = stopError(job);
 	if (error) throw error;
 	return [job.results.flat()];

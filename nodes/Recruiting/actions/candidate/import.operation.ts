@@ -4,7 +4,9 @@
  * record, IT skill, language and additional-information entry, one request after another.
  * All input is validated before the first request. A failing record (or profile update) never
  * loses the candidate: the output carries the slug and one result per record; with "Fail Item
- * on Record Error" the item fails instead and its error item keeps the same data.
+ * on Record Error" the item fails instead and its error item keeps the same data. Its rows lead
+ * with `action` and `error` as Create or Update's do (import/outcome.ts), and under "Continue
+ * (using error output)" a row where something did not go through takes the error branch.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
@@ -29,6 +31,7 @@ import { text, validateBody } from '../shared/validation';
 import { IMPORT_LAYOUT } from './import/description';
 import type { PlannedRecord } from './import/plan';
 import { describeRecord, planRecords } from './import/plan';
+import { FAILED_ROW, failuresOf, importOutput, incompleteError } from './import/outcome';
 import { createCandidate, readCreate, updateCandidate } from './requests';
 
 export { description } from './import/description';
@@ -110,15 +113,21 @@ function checkInput(context: IExecuteFunctions, itemIndex: number, givenSlug: st
 	return { profile, planned };
 }
 
-/** With "Fail Item on Record Error": fails the item, before anything is sent, when a record cannot be sent (the first one named, the others in the description). */
-export function failOnInvalidRecords(context: IExecuteFunctions, itemIndex: number, planned: PlannedRecord[]): void {
+/**
+ * With "Fail Item on Record Error": fails the item, before anything is sent, when a record cannot
+ * be sent (the first one named, the others in the description). `partialResult`: what the error
+ * item keeps (Create or Update: `action: failed` and what the row was matched by).
+ */
+export function failOnInvalidRecords(context: IExecuteFunctions, itemIndex: number, planned: PlannedRecord[], partialResult?: IDataObject): void {
 	const invalid = planned.filter((record) => record.problem !== undefined);
 	if (invalid.length === 0) return;
 	const [first, ...rest] = invalid.map((record) => `${describeRecord(record)}: ${record.problem}`);
-	throw new NodeOperationError(context.getNode(), first, {
+	const error = new NodeOperationError(context.getNode(), first, {
 		itemIndex,
 		description: `Nothing was sent. ${rest.length > 0 ? `Also: ${rest.join('; ')}` : ''}`.trim(),
 	});
+	if (partialResult !== undefined) error.context.partialResult = partialResult;
+	throw error;
 }
 
 /** The profile fields an update can carry: all but the ones only Create takes (Source, Employee). */
@@ -203,9 +212,38 @@ export interface ImportPlan {
 	records?: PlannedRecord[];
 }
 
+/**
+ * Import's own row: its output leads with `action` and `error` as Create or Update's does; under
+ * "Continue (using error output)" a row where something did not go through is an error item (its
+ * output inside), so that it takes the error branch (issue 47, trap 8).
+ */
 export async function prepare(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<Send> {
-	const input = readImport(this, itemIndex);
-	return async () => await importRow(this, itemIndex, run, input, { slug: input.givenSlug || undefined });
+	let input: ImportInput;
+	try {
+		input = readImport(this, itemIndex);
+	} catch (error) {
+		throw asFailedRow(this, itemIndex, error, []);
+	}
+	const errorBranch = this.getNode().onError === 'continueErrorOutput';
+	return async () => {
+		try {
+			const result = await importRow(this, itemIndex, run, input, { slug: input.givenSlug || undefined });
+			const failures = failuresOf(result, input.planned);
+			if (errorBranch && failures.length > 0) throw incompleteError(this, itemIndex, result, failures[0]);
+			return importOutput(result, input.planned);
+		} catch (error) {
+			throw asFailedRow(this, itemIndex, error, input.planned);
+		}
+	};
+}
+
+/** A failed row's error, its partial result worded as a row's output: with `action` and `error`, or `action: failed` when nothing was kept. */
+function asFailedRow(context: IExecuteFunctions, itemIndex: number, error: unknown, planned: PlannedRecord[]): NodeApiError | NodeOperationError {
+	const nodeError =
+		error instanceof NodeOperationError || error instanceof NodeApiError ? error : new NodeOperationError(context.getNode(), messageOf(error), { itemIndex });
+	const partial = nodeError.context.partialResult as IDataObject | undefined;
+	nodeError.context.partialResult = partial?.slug === undefined ? { ...FAILED_ROW, ...partial } : partial.action === undefined ? importOutput(partial, planned) : partial;
+	return nodeError;
 }
 
 /**
@@ -228,14 +266,7 @@ export async function importRow(
 	try {
 		if (plan.sendProfile !== false) await updateProfile(context, itemIndex, run, profile, result);
 		const failed = await addRecords(context, itemIndex, run, plan.records ?? planned, result);
-		if (failOnRecordError && failed.length > 0) {
-			const error = new NodeOperationError(context.getNode(), `Import incomplete: ${failed[0]}`, {
-				itemIndex,
-				description: `${result.message as string}. The candidate ${created ? 'was created and ' : ''}is kept (slug ${slug}); its results per record are in this error item.`,
-			});
-			(error.context as IDataObject).partialResult = result;
-			throw error;
-		}
+		if (failOnRecordError && failed.length > 0) throw incompleteError(context, itemIndex, result, failed[0]);
 		return result;
 	} catch (error) {
 		// Whatever fails after the creation, the slug is not lost.
