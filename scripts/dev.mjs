@@ -6,11 +6,13 @@
 //   - watches nodes/, credentials/ and icons/: on a change it rebuilds (npm run build) and
 //     restarts n8n (same port, same data: your login, workflows and credential survive),
 //   - prints the URL and the login; runs until Ctrl-C.
+//   - keeps its data between runs in .cache/dev/ (n8n's user folder: your login, workflows,
+//     credentials and executions; the sandbox's candidates in sandbox.json); Ctrl-C keeps them.
 //
-// Options: --port <n8n port> (default 5678 when free), --line 1|2 (default 2 or $N8N_LINE).
+// Options: --port <n8n port> (default 5678 when free), --line 1|2 (default 2 or $N8N_LINE),
+//          --fresh (delete .cache/dev/ first: a new n8n and a sandbox with only its seed).
 
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 
 import { repoRoot } from './n8n/install.mjs';
@@ -34,7 +36,30 @@ async function portIsFree(port) {
 
 const wanted = Number(arg('--port') ?? 5678);
 const port = (await portIsFree(wanted)) ? wanted : await freePort();
-const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-recruiting-dev-'));
+// Kept between runs (issue 47): n8n's user folder per line (its database, encryption key) and the sandbox's state.
+const dataDir = path.join(repoRoot, '.cache', 'dev');
+if (args.includes('--fresh')) fs.rmSync(dataDir, { recursive: true, force: true });
+const userFolder = path.join(dataDir, `n8n-${line}`);
+const sandboxFile = path.join(dataDir, 'sandbox.json');
+fs.mkdirSync(userFolder, { recursive: true });
+
+/** The sandbox's state as the last run left it (undefined: start from its seed). */
+function savedSandboxState() {
+	if (!fs.existsSync(sandboxFile)) return undefined;
+	try {
+		return JSON.parse(fs.readFileSync(sandboxFile, 'utf8'));
+	} catch (err) {
+		log(`[dev] ${path.relative(process.cwd(), sandboxFile)} is unreadable (${err.message}): the sandbox starts from its seed`);
+		return undefined;
+	}
+}
+
+/** Written to a temporary file and renamed, so that Ctrl-C never leaves half a file. */
+function saveSandboxState(state) {
+	const temporary = `${sandboxFile}.${process.pid}.tmp`;
+	fs.writeFileSync(temporary, `${JSON.stringify(state)}\n`);
+	fs.renameSync(temporary, sandboxFile);
+}
 
 let sandbox;
 let n8n;
@@ -46,7 +71,7 @@ async function shutdown(code = 0) {
 	log('\n[dev] stopping n8n and the sandbox...');
 	await n8n?.stop().catch(() => {});
 	await sandbox?.close().catch(() => {});
-	fs.rmSync(userFolder, { recursive: true, force: true });
+	// The data stays in .cache/dev/ for the next run (npm run dev -- --fresh starts afresh).
 	process.exit(code);
 }
 process.on('SIGINT', () => shutdown(0));
@@ -57,6 +82,8 @@ async function startEditor() {
 	await n8n.rest.ensureOwner(DEFAULT_OWNER);
 	const existing = (await n8n.rest.listCredentials()).find((c) => c.name === CREDENTIAL_NAME && c.type === CREDENTIAL_TYPE);
 	if (!existing) await n8n.rest.createCredential(CREDENTIAL_TYPE, CREDENTIAL_NAME, credentialData(sandbox.url));
+	// A kept credential points at the sandbox's address of an earlier run (its port changes).
+	else await n8n.rest.updateCredential(existing.id, { name: CREDENTIAL_NAME, type: CREDENTIAL_TYPE, data: credentialData(sandbox.url) });
 }
 
 function banner() {
@@ -69,6 +96,7 @@ function banner() {
 			`sandbox:     ${sandbox.url}   (login ${SANDBOX_LOGIN.email} / ${SANDBOX_LOGIN.password})`,
 			`credential:  "${CREDENTIAL_NAME}" (e-mail/password) is ready; examples/*.json can be imported`,
 			`n8n log:     ${path.relative(process.cwd(), n8n.logFile)}`,
+			`data:        ${path.relative(process.cwd(), dataDir)}/ (kept after Ctrl-C; --fresh starts afresh)`,
 			'Watching nodes/, credentials/, icons/: changes rebuild and restart n8n. Ctrl-C stops.',
 			'='.repeat(72),
 		].join('\n'),
@@ -77,7 +105,10 @@ function banner() {
 
 try {
 	await build({ log });
-	sandbox = await startSandbox({ admin: true });
+	const initialState = savedSandboxState();
+	sandbox = await startSandbox({ admin: true, initialState, onStateChange: saveSandboxState });
+	saveSandboxState(sandbox.state());
+	if (initialState) log(`[sandbox] state restored from ${path.relative(process.cwd(), sandboxFile)}`);
 	log(`[sandbox] listening at ${sandbox.url}`);
 	await startEditor();
 	banner();
