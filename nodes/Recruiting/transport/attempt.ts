@@ -8,7 +8,7 @@ import type { LoginFailure } from './auth';
 import { CREDENTIAL_TYPE, joinUrl, unreachableMessage } from './auth';
 import type { Controller, Signal } from './controller';
 import type { RequestContext } from './execution';
-import { errorCode, headerValue, neverSent, refusedLocally, retryAfterMs } from './http';
+import { errorCode, neverSent, refusedLocally, retryAfterOf } from './http';
 
 /**
  * How a request is authorised: `session` (default) with the credential; `optional` without a
@@ -35,7 +35,8 @@ const REPEATABLE = new Set<IHttpRequestMethods>(['GET', 'PUT', 'DELETE', 'HEAD']
 
 export const isRepeatable = (request: ApiRequest): boolean => request.repeatable === true || REPEATABLE.has(request.method);
 
-export type Outcome = { kind: 'answer'; status: number; body: unknown; headers?: IDataObject } | { kind: 'thrown'; error: unknown; code?: string };
+/** `probe`: the first request after a hold (its 429 is the run's look at the service, not a retry of the item). */
+export type Outcome = { kind: 'answer'; status: number; body: unknown; headers?: IDataObject; probe?: boolean } | { kind: 'thrown'; error: unknown; code?: string };
 
 /** The options of one attempt. */
 export function wireOptions(request: ApiRequest, baseUrl: string, timeoutMs: number): IHttpRequestOptions {
@@ -62,10 +63,8 @@ function signalOf(outcome: Outcome): { signal: Signal; retryAfterMs?: number } |
 		return !code || code === 'ERR_CANCELED' || neverSent(code) || refusedLocally(code) ? undefined : { signal: 'dropped' };
 	}
 	const { status, headers } = outcome;
-	if (status === 429) return { signal: 'throttled', retryAfterMs: retryAfterMs(headerValue(headers, 'retry-after')) };
-	if (status === 502 || status === 503 || status === 504) {
-		return { signal: 'overloaded', retryAfterMs: status === 503 ? retryAfterMs(headerValue(headers, 'retry-after')) : undefined };
-	}
+	if (status === 429) return { signal: 'throttled', retryAfterMs: retryAfterOf(headers) };
+	if (status === 502 || status === 503 || status === 504) return { signal: 'overloaded', retryAfterMs: status === 503 ? retryAfterOf(headers) : undefined };
 	return { signal: 'ok' };
 }
 
@@ -85,7 +84,8 @@ export async function attempt(context: RequestContext, options: IHttpRequestOpti
 	if (!signal) controller.left(startedAt);
 	else {
 		const headers = outcome.kind === 'answer' ? outcome.headers : undefined;
-		controller.record(signal.signal, startedAt, Date.now() - startedAt, signal.retryAfterMs, { method: options.method, headers });
+		const probe = controller.record(signal.signal, startedAt, Date.now() - startedAt, signal.retryAfterMs, { method: options.method, headers });
+		if (probe && outcome.kind === 'answer') outcome.probe = true;
 	}
 	return outcome;
 }

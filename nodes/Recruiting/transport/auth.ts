@@ -14,7 +14,7 @@
 import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestHelper, IHttpRequestOptions } from 'n8n-workflow';
 
 import { redirectMessage, statusNote } from './errors';
-import { errorCode, headerValue, neverSent, parseBody, retryAfterMs, serviceText, timedOut, unpack } from './http';
+import { errorCode, headerValue, neverSent, parseBody, retryAfterOf, serviceText, timedOut, unpack } from './http';
 import { TokenNotFoundError, credentialSecrets, extractToken, openSessionToken, sealSessionToken } from './token';
 
 export type AuthMode = 'emailPassword' | 'accessToken' | 'apiKey';
@@ -244,7 +244,7 @@ export async function logIn(helpers: IHttpRequestHelper['helpers'], credentials:
 	const status = response.statusCode ?? 0;
 	const { parsed } = parseBody(response.body);
 	if (status < 200 || status >= 300) {
-		const retryAfter = retryAfterMs(headerValue(response.headers, 'retry-after'));
+		const retryAfter = retryAfterOf(response.headers);
 		const message =
 			status >= 300 && status < 400
 				? redirectMessage(status, headerValue(response.headers, 'location'), credentialSecrets(credentials), 'Login failed: the service')

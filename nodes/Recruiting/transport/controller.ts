@@ -28,7 +28,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Decision, Signal } from './law';
-import { Law } from './law';
+import { ServiceClock } from './http';
+import { Law, MAX_HOLD_MS } from './law';
 import type { Waiter } from './pacer';
 import { Pacer } from './pacer';
 import type { KeptQuota } from './quota';
@@ -41,6 +42,10 @@ export { AUTO_START, MAX_HOLD_MS } from './law';
 export type { Decision, Signal } from './law';
 
 export type ConcurrencyMode = 'auto' | 'fixed';
+
+/** While the first request after a hold is out, the others look again this often, and wait for it at most this long (ms). */
+const PROBE_STEP_MS = 50;
+const PROBE_PATIENCE_MS = 5000;
 
 /** At most this many send times are kept of the requests on the wire (more than Max Concurrency allows). */
 const MAX_ON_WIRE = 1024;
@@ -95,6 +100,21 @@ export class Controller {
 	private closed = false;
 
 	private readonly pacer = new Pacer(() => (this.rate.rate ? 1000 / this.rate.rate : 0));
+
+	/** The bound of one wait (ms). */
+	private maxHold = MAX_HOLD_MS;
+
+	/** The service's clock, read from its answers' `Date`. */
+	private readonly clock = new ServiceClock();
+
+	/** Until when a quota spent beyond the bound holds the run. */
+	private quotaHold = 0;
+
+	/** A hold was set: the first request after it goes alone (`turn`). */
+	private probeDue = false;
+
+	/** When that first request took its turn; cleared by its answer (or any of a request sent since). */
+	private probeSince?: number;
 
 	/** The last round's decision (tests and the benchmark's timeline). */
 	lastDecision?: Decision;
@@ -179,37 +199,77 @@ export class Controller {
 		for (const wake of waiting) wake();
 	}
 
-	/** Waits for a request's turn: the Retry-After hold, the learned rate, a token of the announced quota. */
+	/** The bound of one wait (the retry policy's: 30 s unless raised): no hold is longer. */
+	set maxHoldMs(ms: number) {
+		this.maxHold = ms;
+		this.law.maxHoldMs = ms;
+		this.rate.maxHoldMs = ms;
+	}
+
+	/**
+	 * Waits for a request's turn: the hold (a Retry-After, a quota spent for longer than the bound),
+	 * the probe after a hold, the learned rate, a token of the announced quota. A hold set meanwhile
+	 * holds it too. Returns early when a wait ended early (the run is stopping).
+	 */
 	async turn(wait: Waiter): Promise<void> {
 		// `fixed` learns nothing (`record`): no hold, no learned rate, no quota to wait for.
 		if (!this.auto) return;
-		// A hold set while this request waited its turn of the rate holds it too.
-		let waited = Number.NEGATIVE_INFINITY;
-		for (let until = this.holdUntil(); until > waited; until = this.holdUntil()) {
-			waited = until;
-			const held = until - this.now();
-			if (held > 0) await wait(held);
+		for (;;) {
+			const held = this.holdUntil() - this.now();
+			if (held > 0 || this.probing()) {
+				if (!(await this.waited(wait, held > 0 ? held : PROBE_STEP_MS))) return;
+				continue;
+			}
+			// The first request after a hold goes alone: the others wait for its answer (issue 48: a
+			// hold that ended before the service opened sent every waiting request into a 429).
+			if (this.probeDue) {
+				this.probeDue = false;
+				this.probeSince = this.now();
+			}
+			const hold = this.holdUntil();
 			await this.pacer.turn(wait);
+			if (this.holdUntil() > hold) continue;
+			const due = this.quota.take(this.now(), this.maxHold);
+			if (due === undefined) {
+				this.hold(this.now() + this.maxHold);
+				continue;
+			}
+			if (due > 0) await this.quotaWait(wait, due);
+			return;
 		}
-		await this.quotaTurn(wait);
 	}
 
-	/** Until when every request is held: the law's hold after 503s, the learned rate's on a closed window. */
+	/** Waits `ms`; whether the whole wait passed (not: the run is stopping). */
+	private async waited(wait: Waiter, ms: number): Promise<boolean> {
+		const until = this.now() + ms;
+		await wait(ms);
+		return this.now() >= until;
+	}
+
+	/** Whether the first request after a hold is still out (waited for at most `PROBE_PATIENCE_MS`). */
+	private probing(): boolean {
+		return this.probeSince !== undefined && this.now() - this.probeSince < PROBE_PATIENCE_MS;
+	}
+
+	/** Until when every request is held: the law's hold after 503s, the learned rate's on a closed window, a quota spent beyond the bound. */
 	private holdUntil(): number {
-		return Math.max(this.law.holdUntil, this.rate.holdUntil);
+		return Math.max(this.law.holdUntil, this.rate.holdUntil, this.quotaHold);
+	}
+
+	private hold(until: number): void {
+		this.quotaHold = Math.max(this.quotaHold, until);
+		this.probeDue = true;
 	}
 
 	/** A login n8n sends along with the request that needed it: it waits for its own turn of the announced quota and counts there as sent. */
 	async loginAlong(wait: Waiter): Promise<void> {
 		if (!this.auto) return;
-		await this.quotaTurn(wait);
+		const due = this.quota.take(this.now(), this.maxHold) ?? 0;
+		if (due > 0) await this.quotaWait(wait, due);
 		this.quota.sent(this.now());
 	}
 
-	/** Waits for a turn of the announced quota. */
-	private async quotaTurn(wait: Waiter): Promise<void> {
-		const due = this.quota.take(this.now());
-		if (due <= 0) return;
+	private async quotaWait(wait: Waiter, due: number): Promise<void> {
 		try {
 			await wait(due);
 		} finally {
@@ -234,6 +294,14 @@ export class Controller {
 		if (!this.auto) return;
 		this.law.left();
 		this.offWire(startedAt);
+		this.probeAnswered(startedAt);
+	}
+
+	/** An answer (or none) of a request sent at `startedAt`: the probe after a hold is back when it was sent since; whether it was it. */
+	private probeAnswered(startedAt: number | undefined): boolean {
+		const probe = this.probeSince !== undefined && startedAt !== undefined && startedAt >= this.probeSince;
+		if (probe) this.probeSince = undefined;
+		return probe;
 	}
 
 	/** Takes the request sent at `startedAt` off the wire; answers how many still on it were sent after it (or in the same millisecond). */
@@ -249,25 +317,29 @@ export class Controller {
 	/**
 	 * How one answer went. `startedAt`: when its request was sent (`sent`); `latencyMs`: how long
 	 * the answer took; `retryAfterMs`: the Retry-After of a 503 (the law's run-wide hold) or of a 429
-	 * (the learned rate's hold on a closed window).
+	 * (the learned rate's hold on a closed window). Answers whether it was the first request after a
+	 * hold (a 429 to it is the run's look at the service, not a retry of its own).
 	 */
-	record(signal: Signal, startedAt: number, latencyMs: number, retryAfterMs?: number, details: AnswerDetails = {}): void {
-		if (!this.auto) return;
+	record(signal: Signal, startedAt: number, latencyMs: number, retryAfterMs?: number, details: AnswerDetails = {}): boolean {
+		if (!this.auto) return false;
 		const now = this.now();
-		const readings = readRates(details.headers, now);
+		const readings = readRates(details.headers, this.clock.read(details.headers, now));
 		// Sent after this one, still on the wire: not counted in what this answer says remains; they will spend it.
 		const later = this.offWire(startedAt);
 		if (readings.length > 0) this.quota.heard(readings, later, startedAt, now);
 		this.quota.answered(startedAt, now);
 		this.law.left();
+		const probe = this.probeAnswered(startedAt);
+		const held = this.holdUntil();
 		if (signal === 'throttled') {
 			this.law.slowStart = false;
 			this.rate.throttled(startedAt, now, retryAfterMs);
 		} else this.rate.accept(now);
 		// A 429's Retry-After is the learned rate's (above), not the law's: the law holds only on 503s.
 		const decision = this.law.answer({ signal, startedAt, latencyMs, retryAfterMs: signal === 'throttled' ? undefined : retryAfterMs, method: details.method }, now);
-		if (decision === undefined) return;
-		this.lastDecision = decision;
+		if (this.holdUntil() > held) this.probeDue = true;
+		if (decision !== undefined) this.lastDecision = decision;
 		if (decision === 'grow') this.notify();
+		return probe;
 	}
 }

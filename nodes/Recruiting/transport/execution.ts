@@ -70,6 +70,8 @@ export class TransportSession {
 		readonly controller: Controller = new Controller({ mode: 'fixed', concurrency: 1, maxConcurrency: 1 }),
 	) {
 		this.retry = { ...DEFAULT_RETRY, ...retry };
+		// One bound for every wait: a retry's, and the run's holds.
+		controller.maxHoldMs = this.retry.maxDelayMs;
 		this.pacer = new Pacer(requestsPerSecond > 0 ? 1000 / requestsPerSecond : 0);
 	}
 

@@ -112,6 +112,52 @@ export function retryAfterMs(value: string | undefined, now = Date.now()): numbe
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
+/** The time an answer's `Date` header names (ms; the service's clock, in whole seconds), or NaN. */
+function dateOf(headers: IDataObject | undefined): number {
+	const text = headerValue(headers, 'date');
+	return text !== undefined && HTTP_DATE.test(text) ? Date.parse(text) : Number.NaN;
+}
+
+/**
+ * The service's clock now, as well as one answer's `Date` header tells it (RFC 9110: the time the
+ * answer was made, in whole seconds): the node's clock when it falls within that second, else the
+ * nearest edge of it.
+ */
+export function serviceClock(headers: IDataObject | undefined, now: number): number {
+	const date = dateOf(headers);
+	return Number.isNaN(date) ? now : Math.min(Math.max(now, date), date + 999);
+}
+
+/**
+ * The service's clock over many answers (issue 48): each `Date` header says the service's clock
+ * minus the node's lies within a second; the answers' spacing within their seconds narrows that to
+ * the part every answer allows, and its middle is taken. No difference is assumed while 0 is allowed; a clock that jumps
+ * (nothing allowed any more) starts again. A reset given as a Unix time is read against it, so a
+ * service clock seconds ahead or behind neither stretches nor cuts the window read from it.
+ */
+export class ServiceClock {
+	private low = Number.NEGATIVE_INFINITY;
+
+	private high = Number.POSITIVE_INFINITY;
+
+	/** The service's clock at the node's `now`, after reading this answer's `Date`. */
+	read(headers: IDataObject | undefined, now: number): number {
+		const date = dateOf(headers);
+		if (!Number.isNaN(date)) {
+			const low = Math.max(this.low, date - now);
+			const high = Math.min(this.high, date + 999 - now);
+			[this.low, this.high] = low <= high ? [low, high] : [date - now, date + 999 - now];
+		}
+		// The middle of what the answers allow (an answer is read a round trip after its `Date`).
+		return this.low <= 0 && this.high >= 0 ? now : now + (this.low + this.high) / 2;
+	}
+}
+
+/** The answer's `Retry-After` in milliseconds (a date read against the service's clock), or undefined. */
+export function retryAfterOf(headers: IDataObject | undefined, now = Date.now()): number | undefined {
+	return retryAfterMs(headerValue(headers, 'retry-after'), serviceClock(headers, now));
+}
+
 /**
  * The error code of a failed connection (`ECONNRESET`, `ECONNREFUSED`, `ETIMEDOUT`, ...), found
  * in the error's cause chain: its `code`, or the `httpCode` n8n's `NodeApiError` keeps it in.

@@ -75,6 +75,9 @@ export class Law {
 
 	holdUntil = 0;
 
+	/** The longest hold (the retry policy's bound of one wait). */
+	maxHoldMs = MAX_HOLD_MS;
+
 	private changedAt = Number.NEGATIVE_INFINITY;
 
 	private round = { answers: 0, losses: 0, told: 0, retryAfterMs: 0, latencies: [] as Array<[string, number]> };
@@ -131,7 +134,7 @@ export class Law {
 			this.slowStart = false;
 			this.current = Math.max(1, Math.floor(this.current / 2));
 			this.changedAt = now;
-			this.holdUntil = Math.max(this.holdUntil, now + Math.min(MAX_HOLD_MS, retryAfterMs));
+			this.holdUntil = Math.max(this.holdUntil, now + Math.min(this.maxHoldMs, retryAfterMs));
 			return 'halve';
 		}
 		if (queueing && this.slowStart && !this.queuedLastRound) {

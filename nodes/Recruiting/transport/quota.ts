@@ -21,10 +21,11 @@
  *   nothing more goes until the reset announced (the earliest any answer of this window gave),
  *   then one window ÷ limit apart, not in a burst; without a reset, as it refills at the
  *   policy's rate.
- * No wait for a turn is longer than 30 s (`MAX_HOLD_MS`).
+ * No wait for a turn is longer than the bound of one wait (30 s, `MAX_HOLD_MS`, unless raised):
+ * a quota spent for longer holds the run that long, then one request goes first (`controller.ts`).
  *
  * The window: the policy's `w` when said; else (X-RateLimit, which sends none) the longest reset
- * seen in whole seconds (a reset as a Unix time may be up to a second late), at least a second.
+ * seen in this window and the last, in whole seconds (`windowEstimate`), at least a second.
  */
 import { MAX_HOLD_MS } from './law';
 import type { Announced } from './rateHeaders';
@@ -49,8 +50,9 @@ interface Policy {
 	staleBefore: number;
 	/** When the request of the answer last read was sent. */
 	heardSentAt: number;
-	/** The longest reset seen (X-RateLimit: the window's estimate). */
+	/** The longest reset seen since the last reset passed, and before it (X-RateLimit: the window's estimate, from both). */
 	longestReset: number;
+	longestBefore?: number;
 	/** When this node's last requests were sent, oldest first, at most min(limit, MAX_LOG). */
 	sends: number[];
 	/** When the requests that took their turn and are not sent yet are due, oldest first. */
@@ -63,6 +65,16 @@ function insert(list: number[], at: number, max: number): void {
 	while (index > 0 && list[index - 1] > at) index -= 1;
 	list.splice(index, 0, at);
 	if (list.length > max) list.shift();
+}
+
+/**
+ * The window of a quota that names none (X-RateLimit): the longest reset seen, in whole seconds. Under
+ * 2 s it is rounded down (a reset as a Unix time is up to a second late: a one-second window's reads
+ * up to 1.99); above, to the nearest (a Unix reset read against the service's clock is exact: a
+ * minute's first answer 42.96 s before its end is a window of 43 s, not 42).
+ */
+function windowEstimate(longestS: number): number {
+	return Math.min(HEADER_BOUNDS.maxWindowS, Math.max(1, longestS < 2 ? Math.floor(longestS) : Math.round(longestS)));
 }
 
 export interface KeptQuota {
@@ -104,7 +116,7 @@ export class Quota {
 			}
 			this.roll(policy, now);
 			if (reading.resetS !== undefined) policy.longestReset = Math.max(policy.longestReset, reading.resetS);
-			policy.windowS = reading.windowS ?? Math.min(HEADER_BOUNDS.maxWindowS, Math.max(1, Math.floor(policy.longestReset)));
+			policy.windowS = reading.windowS ?? windowEstimate(Math.max(policy.longestReset, policy.longestBefore ?? 0));
 			policy.limit = reading.limit;
 			// An answer older than one already read, or of a window that has passed, tells of the past.
 			if (sentAt < policy.heardSentAt || sentAt < policy.staleBefore) continue;
@@ -122,12 +134,16 @@ export class Quota {
 		}
 	}
 
-	/** Takes a turn for a request about to be sent: how long it must wait (ms; 0: at once). */
-	take(now: number): number {
+	/**
+	 * Takes a turn for a request about to be sent: how long it must wait (ms; 0: at once), or
+	 * undefined, taking nothing, when that is longer than `maxWaitMs` (the bound of one wait: the
+	 * run is held until then, and one request goes first to see whether the service is open).
+	 */
+	take(now: number, maxWaitMs = MAX_HOLD_MS): number | undefined {
 		if (this.policies.size === 0) return 0;
 		let due = now;
 		for (const policy of this.policies.values()) due = Math.max(due, this.dueOf(policy, now));
-		due = Math.min(due, now + MAX_HOLD_MS);
+		if (due - now > maxWaitMs) return undefined;
 		for (const policy of this.policies.values()) {
 			policy.left -= 1;
 			if (policy.limit <= MAX_LOG) insert(policy.due, due, MAX_LOG);
@@ -231,6 +247,9 @@ export class Quota {
 		if (policy.resetAt === Number.NEGATIVE_INFINITY || policy.resetAt > now) return;
 		policy.staleBefore = policy.resetAt;
 		policy.resetAt = Number.NEGATIVE_INFINITY;
+		// An estimate of the window that proved too long (a reset read against a clock that differed) shrinks: the last two windows' resets make it.
+		policy.longestBefore = policy.longestReset;
+		policy.longestReset = 0;
 		policy.left = Math.max(policy.left, policy.limit - this.waiting);
 		policy.at = now;
 	}

@@ -38,11 +38,10 @@ import {
 import type { RequestContext } from './execution';
 import { TransportSession, cancelled } from './execution';
 import type { ServiceResponse } from './http';
-import { headerValue, neverSent, parseBody, refusedLocally, retryAfterMs, timedOut, unpack } from './http';
+import { headerValue, neverSent, parseBody, refusedLocally, retryAfterOf, timedOut, unpack } from './http';
 import type { LoginTurn } from './session';
 
 export type { ApiRequest, AuthUse } from './attempt';
-
 
 interface Lease {
 	data: ICredentialDataDecryptedObject;
@@ -99,7 +98,7 @@ class Call {
 			this.checkRunning();
 			const lease = await this.lease();
 			if (!lease) continue;
-			const outcome = lease.turn ? await this.sendLoggingIn(lease, lease.turn) : await this.sendPaced(lease);
+			const outcome = lease.turn ? await this.sendLoggingIn(lease, lease.turn) : await this.send(lease.data);
 			const result = outcome.kind === 'thrown' ? await this.afterThrown(outcome) : await this.afterAnswer(outcome, lease);
 			if (result !== 'again') return result;
 		}
@@ -140,10 +139,6 @@ class Call {
 		return turn ? { data: credentials, tokenUsed: '', turn } : undefined;
 	}
 
-	private async sendPaced(lease: Lease): Promise<Outcome> {
-		return await this.send(lease.data);
-	}
-
 	/**
 	 * The one request of the execution that logs in: n8n runs the credential's login
 	 * (preAuthentication, which stores the token in the credential) and then sends this request.
@@ -168,7 +163,7 @@ class Call {
 				lease.ticket = this.transport.session(this.credentials).ticket();
 				if (!pacer.capped) return outcome;
 				lease.data = { ...this.credentials, sessionToken: token };
-				return await this.sendPaced(lease);
+				return await this.send(lease.data);
 			}
 			const failure = readLoginFailure(data) ?? loginFailureOf(outcome, this.credentials);
 			if (!transientLogin(failure) || tries >= this.transport.retry.maxRetries || cancelled(this.context)) {
@@ -194,7 +189,7 @@ class Call {
 
 	private delay(tries: number, retryAfter?: number): number {
 		const { initialDelayMs, maxDelayMs } = this.transport.retry;
-		return Math.min(maxDelayMs, retryAfter ?? initialDelayMs * 2 ** tries);
+		return Math.min(maxDelayMs, retryAfter ?? initialDelayMs * 2 ** Math.max(0, tries));
 	}
 
 	private async retryAfter(ms: number | undefined): Promise<'again'> {
@@ -231,11 +226,13 @@ class Call {
 			// A redirect may answer a creation the service made (303 See Other to GET it; a 301/302 after storing it).
 			throw this.error(redirectMessage(status, headerValue(headers, 'location'), this.transport.secretsFor(this.credentials)), { httpCode: status, mayExist: !this.repeatable });
 		}
-		const retryAfter = retryAfterMs(headerValue(headers, 'retry-after'));
+		const retryAfter = retryAfterOf(headers);
 		// 429, and 503 with Retry-After, say "not processed, come back later": sent again.
 		const notProcessed = status === 429 || (status === 503 && retryAfter !== undefined);
 		const gateway = status === 502 || status === 503 || status === 504;
 		const retryable = notProcessed || (gateway && this.repeatable);
+		// A 429 to the first request after a hold is the run's look at the service: not a retry of its own.
+		if (status === 429 && outcome.probe) this.attempt -= 1;
 		if (retryable && this.attempt < this.transport.retry.maxRetries) {
 			if (!notProcessed) this.reached = true;
 			return await this.retryAfter(retryAfter);

@@ -70,6 +70,7 @@ export class SendRate {
 
 	/** An answer that was not a 429. */
 	accept(now: number): void {
+		this.shut = 0;
 		this.since = Math.min(this.since, now);
 		this.accepted.push(now);
 		this.forget(now);
@@ -79,17 +80,25 @@ export class SendRate {
 	/** No request starts before this (ms since 1970): the service refused one sent after the drop and said when to come back. */
 	holdUntil = 0;
 
+	/** The longest hold (the retry policy's bound of one wait). */
+	maxHoldMs = MAX_HOLD_MS;
+
 	/** A 429 of a request sent at `startedAt`; `retryAfterMs`: its Retry-After. */
 	throttled(startedAt: number, now: number, retryAfterMs?: number): void {
 		// One drop per throttle: the 429s of requests sent before the last drop tell of the old rate.
 		if (this.rate !== undefined && startedAt < this.cubic.at) return;
-		const measured = Math.max(MIN_RATE, this.acceptedRate(now));
+		const accepted = this.acceptedRate(now);
+		// Nothing accepted lately: the service is closed (a window spent until its end), not slower.
+		// A rate learned now would be near 0 and outlive the window (issue 48: 0.5 per second after a
+		// minute's window): none is learned, the run is held until the service said.
+		if (accepted === 0) return this.closed(now, retryAfterMs);
+		const measured = Math.max(MIN_RATE, accepted);
 		// Within a second of the last drop, only while the service accepts less than the rate: a
 		// fixed window spent until its end answers 429 to every request until then, however slowly
 		// sent. The service refuses a request sent after the drop: it is closed, and its Retry-After
 		// says until when (RFC 6585: before making a new request).
 		if (this.rate !== undefined && startedAt < this.cubic.at + EPISODE_MS && measured >= this.rate) {
-			if (retryAfterMs !== undefined) this.holdUntil = Math.max(this.holdUntil, now + Math.min(MAX_HOLD_MS, retryAfterMs));
+			if (retryAfterMs !== undefined) this.closed(now, retryAfterMs);
 			return;
 		}
 		const throttledAt = this.rate === undefined ? measured : Math.min(measured, this.rate);
@@ -99,6 +108,18 @@ export class SendRate {
 		const c = steady ? CUBIC_C / STEADY_SLOWER : CUBIC_C;
 		this.cubic = { maxRate, k: Math.cbrt((maxRate * (1 - BETA)) / c), at: now, c };
 		this.rate = this.capped(Math.max(MIN_RATE, throttledAt * BETA));
+	}
+
+	/** Refusals of a closed service in a row that said no wait (none, or `Retry-After: 0`). */
+	private shut = 0;
+
+	/**
+	 * Holds every request until the service said (at most the bound). A refusal that says no wait
+	 * (none, or 0, and the service still refuses) holds a second, then twice as long each time.
+	 */
+	private closed(now: number, retryAfterMs: number | undefined): void {
+		const ms = retryAfterMs !== undefined && retryAfterMs > 0 ? retryAfterMs : EPISODE_MS * 2 ** Math.min(5, this.shut++);
+		this.holdUntil = Math.max(this.holdUntil, now + Math.min(this.maxHoldMs, ms));
 	}
 
 	kept(now: number): { accepted: number[]; rate?: LearnedRate } {
