@@ -286,7 +286,7 @@ export interface Decision {
 /**
  * One execution of a process over `keys`: asks each row before its creation (`inFlight` rows at a
  * time, as the router's concurrency), keeps the rows it won (their candidates were created), then
- * settles as the last execution of the process does. Stops where the process is killed.
+ * ends its visit of the journal. Stops where the process is killed.
  */
 export async function execution(process: Process, keys: string[], decisions: Decision[], inFlight = 4): Promise<void> {
 	await Promise.race([process.killed, run(process, keys, decisions, inFlight)]);
@@ -295,11 +295,12 @@ export async function execution(process: Process, keys: string[], decisions: Dec
 async function run(process: Process, keys: string[], decisions: Decision[], inFlight: number): Promise<void> {
 	let next = 0;
 	const journal = process.shared.journal;
+	const visit = journal.begin();
 	await Promise.all(
 		Array.from({ length: inFlight }, async () => {
 			while (next < keys.length) {
 				const key = keys[next++];
-				const mine = await journal.claim(key);
+				const mine = await journal.claim(key, visit);
 				if (process.dead) return;
 				decisions.push({
 					process: process.name,
@@ -308,9 +309,9 @@ async function run(process: Process, keys: string[], decisions: Decision[], inFl
 					at: process.world.now,
 				});
 				// The candidate is created (no store call), then remembered.
-				if (mine) journal.keep(key);
+				if (mine) journal.keep(key, visit);
 			}
 		}),
 	);
-	if (!process.dead) await journal.settle();
+	if (!process.dead) await journal.end(visit);
 }

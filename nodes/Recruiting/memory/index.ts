@@ -58,6 +58,9 @@ export class CandidateMemory {
 
 	private ended = false;
 
+	/** This execution's visit of the process's journal (journal.ts `begin`). */
+	private readonly visit: number;
+
 	private constructor(
 		private readonly shared: Shared,
 		private readonly store: NodeStore,
@@ -66,7 +69,9 @@ export class CandidateMemory {
 		private readonly legacyScope: string,
 		private readonly rowStateScope: string,
 		private readonly notebook: Record<string, Remembered>,
-	) {}
+	) {
+		this.visit = shared.journal.begin();
+	}
 
 	private get journal(): Journal {
 		return this.shared.journal;
@@ -118,7 +123,9 @@ export class CandidateMemory {
 		const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value ?? {})) as T;
 		// A detached Shared: its journal has no helpers (no claim) and it is in no registry.
 		const shared = new Shared();
-		for (const [key, learned] of peekSharedMemory(String(context.getWorkflow().id ?? ''), nodeId, scope)?.learned ?? []) shared.learned.set(key, learned);
+		const peeked = peekSharedMemory(String(context.getWorkflow().id ?? ''), nodeId, scope);
+		for (const [key, learned] of peeked?.learned ?? []) shared.learned.set(key, learned);
+		for (const [key, saved] of peeked?.forgotten ?? []) shared.forgotten.set(key, saved);
 		const store = new NodeStore(copy(context.getWorkflowStaticData('global')), nodeId, false);
 		const legacy = new LegacyStore(copy(nodeId === node.id ? context.getWorkflowStaticData('node') : {}), false);
 		const notebook = nodeId === node.id ? copy((context.getContext('node')[NOTEBOOK] ?? {}) as Record<string, Remembered>) : {};
@@ -149,7 +156,7 @@ export class CandidateMemory {
 		if (normalised === '') return '';
 		const key = rowKey(this.scope, matchBy, normalised);
 		if (this.legacy.present && !this.legacyKeys.has(key)) this.legacyKeys.set(key, legacyRowKey(this.legacyScope, matchBy, normalised));
-		this.journal.standing(key).catch(() => undefined);
+		this.journal.standing(key, this.visit).catch(() => undefined);
 		return key;
 	}
 
@@ -160,7 +167,7 @@ export class CandidateMemory {
 	async inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
 		return await this.shared.inTurn(key, async () => {
 			const held = this.shared.learned.has(key) || this.store.raw(key) !== undefined || this.notebook[key] !== undefined || this.legacyKeys.has(key);
-			if (held) await this.journal.standing(key);
+			if (held) await this.journal.standing(key, this.visit);
 			return await work();
 		});
 	}
@@ -179,7 +186,8 @@ export class CandidateMemory {
 		const learned = this.shared.learned.get(key);
 		if (learned) return decodeRow(learned.encoded);
 		if (this.journal.answered(key) === 'mine' && !this.own.has(key) && !this.trusted(key)) return undefined;
-		const stored = this.store.get(key);
+		const forgotten = this.shared.forgotten.has(key) && this.shared.forgotten.get(key) === this.store.raw(key);
+		const stored = forgotten ? undefined : this.store.get(key);
 		const noted = this.notebook[key];
 		// The notebook (an earlier try of this execution, or the failed execution a retry continues) and the saved
 		// copy may each hold what the other missed: for the same candidate, every record either knows was sent.
@@ -190,9 +198,23 @@ export class CandidateMemory {
 		return old ? normalRow(old) : undefined;
 	}
 
-	/** Before a creation: false when the row's claim is another's (another execution creates or created it, or it is known without a slug here). */
+	/**
+	 * Before a creation: false when the row's claim is another's (another execution creates or
+	 * created it, or it is known without a slug here), or when an execution of this process sent
+	 * its creation without learning the outcome (`held`).
+	 */
 	async claim(key: string): Promise<boolean> {
-		return await this.journal.claim(key);
+		return await this.journal.claim(key, this.visit);
+	}
+
+	/** Whether an execution of this process sent the row's creation and got no answer: it is not sent again. */
+	held(key: string): boolean {
+		return this.journal.held(key);
+	}
+
+	/** A creation sent without an answer (it may exist): held for every execution of this process, refused as "may already exist" elsewhere. */
+	unanswered(key: string): void {
+		this.journal.unanswered(key);
 	}
 
 	/**
@@ -213,7 +235,8 @@ export class CandidateMemory {
 	remember(key: string, entry: Remembered): void {
 		if (typeof entry.s !== 'string' || entry.s === '') return;
 		this.own.add(key);
-		this.journal.keep(key);
+		this.shared.forgotten.delete(key);
+		this.journal.keep(key, this.visit);
 		const encoded = encodeRow(entry);
 		const legacyKey = this.legacyKeys.get(key);
 		const known = this.shared.learned.get(key)?.encoded ?? this.store.raw(key);
@@ -236,7 +259,7 @@ export class CandidateMemory {
 		const known = this.recall(key) !== undefined;
 		delete this.notebook[key];
 		this.own.delete(key);
-		this.shared.forget(key);
+		this.shared.forget(key, this.store.raw(key));
 		this.store.forget(key);
 		const legacyKey = this.legacyKeys.get(key);
 		if (legacyKey !== undefined) this.legacy.moved(legacyKey);
@@ -250,6 +273,7 @@ export class CandidateMemory {
 		const count = Math.max(this.store.count, this.shared.learned.size, await this.journal.clear());
 		this.own.clear();
 		this.shared.reset();
+		for (const key of this.store.keys()) this.shared.forget(key, this.store.raw(key));
 		this.store.clear();
 		this.legacy.clear();
 		return count;
@@ -259,18 +283,17 @@ export class CandidateMemory {
 	 * At the end of the run: every row this process learned (in any execution) goes into this
 	 * execution's static data where it differs, so whichever execution n8n saves last holds them
 	 * all. A copy written before the journal held every row gets its rows' claims, then counts as
-	 * one that does. The last execution of the process to end settles the journal (journal.ts).
+	 * one that does. Then this execution's visit of the journal ends (journal.ts `end`): claims it won and never used leave the store.
 	 */
 	async repair(): Promise<number> {
 		if (this.ended) return 0;
 		this.ended = true;
 		if (this.store.writable) {
 			for (const [key, learned] of this.shared.learned) if (this.store.raw(key) !== learned.encoded) this.store.set(key, learned.encoded);
-			if (this.store.trusted) this.journal.ensure(this.store.keys());
+			if (this.store.trusted) this.journal.ensure(this.store.keys(), this.visit);
 		}
 		this.shared.running = Math.max(0, this.shared.running - 1);
-		if (this.shared.running > 0) return 0;
-		const written = await this.journal.settle();
+		const written = await this.journal.end(this.visit);
 		if (this.store.trusted) this.store.claimed();
 		return written;
 	}

@@ -56,29 +56,46 @@ const claimOf = (key: string) => `claim:${key}`;
 const raceOf = (key: string) => `race:${key}`;
 
 /**
+ * One row's life in this process (docs/sync-memory.md draws it): asked, then decided (`settled`);
+ * `sent` once a creation of it went out from here, `kept` once its slug is remembered, `unknown`
+ * when a creation got no answer (held for every execution of the process, not sent again). The
+ * executions that asked it and have not ended are its `users`: when the last of them ends, a
+ * claim it won and never used (nothing sent, nothing remembered: a stopped run, a row prepared
+ * ahead) is taken off the store, so that the next run creates the row.
+ */
+interface Row {
+	answer: Promise<Standing>;
+	at: number;
+	settled?: Standing;
+	users: Set<number>;
+	sent: boolean;
+	kept: boolean;
+	unknown: boolean;
+	/** This process wrote its token for the row (it leaves the list when the row's last user ends). */
+	token: boolean;
+}
+
+/**
  * One journal per process and node memory (it lives in the registry's `Shared`): the executions
  * of the node that overlap in this process ask each row once and contest it as one, so that they
- * never refuse each other; they take turns per row (registry.ts) instead.
+ * never refuse each other; they take turns per row (registry.ts) instead. Each execution is a
+ * visit (`begin`, `end`): what one execution's end takes off the store is only what no other
+ * running execution of the process still uses.
  */
 export class Journal {
 	private readonly token = randomBytes(6).toString('base64url');
 
 	private readonly store: StoreCalls;
 
-	private readonly standings = new Map<string, { answer: Promise<Standing>; at: number; settled?: Standing }>();
+	private readonly rows = new Map<string, Row>();
 
-	/** Rows this process claimed for a creation (`claim` was called), and rows remembered: their claims stay. */
-	private readonly attempted = new Set<string>();
+	/** Running executions (visits) and the rows each created or remembered: checked at its end. */
+	private readonly visits = new Map<number, Set<string>>();
 
-	private readonly kept = new Set<string>();
+	private nextVisit = 1;
 
-	/** Rows forgotten in this process since it last settled (`true`: all of them): an execution still running that remembers one does not claim it again. */
+	/** Rows forgotten in this process while executions run (`true`: all of them): an execution still running that remembers one does not claim it again. */
 	private dropped: Set<string> | true = new Set<string>();
-
-	/** Rows whose token this process wrote (they leave the list at the end), and rows to claim without a contest (their slug is known). */
-	private readonly tokens = new Set<string>();
-
-	private readonly toEnsure = new Set<string>();
 
 	private waiting: Waiting[] = [];
 
@@ -119,44 +136,69 @@ export class Journal {
 		return `own:${key}:${this.token}`;
 	}
 
-	/** What the journal says of a row (asked once per execution; rows asked together share their calls). */
-	async standing(key: string): Promise<Standing> {
+	/** An execution starts using the journal: its number, for `standing`, `claim`, `keep` and `end`. */
+	begin(): number {
+		const visit = this.nextVisit++;
+		this.visits.set(visit, new Set<string>());
+		return visit;
+	}
+
+	/** What the journal says of a row (asked once for the process's overlapping executions; rows asked together share their calls). */
+	async standing(key: string, visit: number): Promise<Standing> {
 		if (!this.available) return 'mine';
-		let known = this.standings.get(key);
-		if (!known || (known.settled !== undefined && known.settled !== 'mine' && this.timing.clock.now() - known.at > ANSWER_MS)) {
+		let row = this.rows.get(key);
+		if (!row || (row.settled !== undefined && row.settled !== 'mine' && this.timing.clock.now() - row.at > ANSWER_MS)) {
 			if (this.dropped !== true) this.dropped.delete(key);
-			const entry: { answer: Promise<Standing>; at: number; settled?: Standing } = { answer: Promise.resolve('taken'), at: this.timing.clock.now() };
-			entry.answer = new Promise<Standing>((resolve, reject) => this.waiting.push({ key, resolve, reject }));
-			entry.answer.then(
+			const fresh: Row = { answer: Promise.resolve('taken'), at: this.timing.clock.now(), users: row?.users ?? new Set(), sent: false, kept: false, unknown: false, token: row?.token ?? false };
+			fresh.answer = new Promise<Standing>((resolve, reject) => this.waiting.push({ key, resolve, reject }));
+			fresh.answer.then(
 				(standing) => {
-					[entry.settled, entry.at] = [standing, this.timing.clock.now()];
+					[fresh.settled, fresh.at] = [standing, this.timing.clock.now()];
 					if (standing === 'mine') this.timing.forget(key);
 				},
-				() => this.standings.delete(key),
+				() => {
+					if (this.rows.get(key) === fresh) this.rows.delete(key);
+				},
 			);
-			this.standings.set(key, entry);
-			known = entry;
+			this.rows.set(key, fresh);
+			row = fresh;
 			if (!this.flushing) void this.flush();
 		}
-		return await known.answer;
+		if (this.visits.has(visit)) row.users.add(visit);
+		return await row.answer;
 	}
 
 	/** The answer for a row, when it came (undefined: not asked, or not answered yet). */
 	answered(key: string): Standing | undefined {
-		return this.standings.get(key)?.settled;
+		return this.rows.get(key)?.settled;
 	}
 
-	/** Before a creation: true when this process holds the row's claim. */
-	async claim(key: string): Promise<boolean> {
-		const mine = (await this.standing(key)) === 'mine';
-		if (mine) this.attempted.add(key);
-		return mine;
+	/** Whether a creation of the row went out from this process without an answer: no execution of the process sends it again. */
+	held(key: string): boolean {
+		return this.rows.get(key)?.unknown === true;
 	}
 
-	/** A row an execution remembered (its slug is known): its claim stays, or is written at the end when it was never asked. */
-	keep(key: string): void {
-		this.kept.add(key);
-		if (this.available && !this.standings.has(key) && !this.isDropped(key)) this.toEnsure.add(key);
+	/** Before a creation: true when this process holds the row's claim and no creation of it is of unknown outcome. */
+	async claim(key: string, visit: number): Promise<boolean> {
+		const mine = (await this.standing(key, visit)) === 'mine';
+		const row = this.rows.get(key);
+		if (!mine || !row || row.unknown) return false;
+		row.sent = true;
+		this.visits.get(visit)?.add(key);
+		return true;
+	}
+
+	/** A creation sent without an answer: the row stays claimed and held in this process (and refused as "may already exist" elsewhere). */
+	unanswered(key: string): void {
+		const row = this.rows.get(key);
+		if (row) row.unknown = true;
+	}
+
+	/** A row an execution remembered (its slug is known): its claim stays, and is checked (written when missing) at the execution's end. */
+	keep(key: string, visit: number): void {
+		const row = this.rows.get(key);
+		if (row) row.kept = true;
+		if (this.available && !this.isDropped(key)) this.visits.get(visit)?.add(key);
 	}
 
 	private isDropped(key: string): boolean {
@@ -167,7 +209,8 @@ export class Journal {
 	 * Asks the waiting rows, one batch at a time: a row whose claim is there is `known`. A row
 	 * whose claim was not (this call wrote it: a new row, or a forgotten one) is contested: one
 	 * call writes `race:<key>` with this process's token; a row whose race another process had
-	 * entered is `taken`; the others are decided after the wait (`decide`).
+	 * entered is `taken`; the others are decided after the wait (`decide`). A slow first call
+	 * counts too: it may have written back a list read before another process's race.
 	 */
 	private async flush(): Promise<void> {
 		this.flushing = true;
@@ -175,11 +218,14 @@ export class Journal {
 			while (this.waiting.length > 0) {
 				const batch = this.waiting.splice(0, CHUNK);
 				try {
+					const slowBefore = this.store.slowCalls;
 					const claimed = await this.record(batch.map(({ key }) => claimOf(key)));
 					const contested = batch.filter(({ key, resolve }) => (claimed.has(claimOf(key)) ? (resolve('known'), false) : true));
 					if (contested.length === 0) continue;
-					for (const { key } of contested) this.tokens.add(key);
-					const slowBefore = this.store.slowCalls;
+					for (const { key } of contested) {
+						const row = this.rows.get(key);
+						if (row) row.token = true;
+					}
 					const raced = await this.record(contested.flatMap(({ key }) => [raceOf(key), this.ownOf(key)]));
 					const open = contested.filter(({ key, resolve }) => (raced.has(raceOf(key)) ? (resolve('taken'), false) : true));
 					if (open.length > 0) void this.decide(open, slowBefore);
@@ -196,7 +242,7 @@ export class Journal {
 	 * Fischer's check: after the wait, a row whose token is still there (and its claim) is this
 	 * process's; one whose token is gone while the race is there is another's. A row whose token
 	 * or claim a later write dropped is written again by this read, and checked after another wait.
-	 * A call of this process that took `MIN_WAIT_MS` or longer since the race was entered leaves the rest `unsure`.
+	 * A call of this process that took `MIN_WAIT_MS` or longer since the row was asked leaves the rest `unsure`.
 	 */
 	private async decide(batch: Waiting[], slowBefore: number): Promise<void> {
 		let open = batch;
@@ -220,51 +266,58 @@ export class Journal {
 		}
 	}
 
-	/** Rows kept before the journal held every row (a `v: 2` copy, 0.2.0's memory): their claims are written at the end. */
-	ensure(keys: Iterable<string>): void {
-		if (this.available) for (const key of keys) this.toEnsure.add(key);
+	/** Rows kept before the journal held every row (a `v: 2` copy, 0.2.0's memory): their claims are written at this execution's end. */
+	ensure(keys: Iterable<string>, visit: number): void {
+		const rows = this.visits.get(visit);
+		if (this.available && rows) for (const key of keys) if (!this.isDropped(key)) rows.add(key);
 	}
 
 	/**
-	 * When the last overlapping execution of the process ends: writes the claims of rows
-	 * remembered without one, and checks that the rows it created still have theirs (after the
-	 * wait; written again when a write dropped them); takes the process's tokens off the list, and
-	 * the claims it won but used for nothing (no creation sent, nothing remembered) with their
-	 * races (a loser still checking a row that was created must find its race: the others stay).
-	 * Answers are asked afresh by the next execution. Returns how many claims were added.
+	 * When an execution ends (or stops): each row it asked that no other running execution of the
+	 * process uses any more leaves the process: the claim it won and never used (no creation sent,
+	 * nothing remembered: a row prepared ahead of a stop) is taken off the store with its race, so
+	 * that the next run creates the row; its token leaves the list. Then the rows this execution
+	 * created or remembered are checked after the wait (written again when a write dropped them).
+	 * Returns how many claims were missing and written.
 	 */
-	async settle(): Promise<number> {
+	async end(visit: number): Promise<number> {
+		const ensure = this.visits.get(visit);
+		if (!ensure) return 0;
+		this.visits.delete(visit);
 		if (!this.available) return 0;
-		await Promise.allSettled([...this.standings.values()].map(({ answer }) => answer));
-		const unused = [...this.standings].filter(([key, { settled }]) => settled === 'mine' && !this.attempted.has(key) && !this.kept.has(key)).map(([key]) => key);
-		const added = this.toEnsure.size;
-		for (const key of this.attempted) if (!this.isDropped(key)) this.toEnsure.add(key);
-		this.standings.clear();
-		this.attempted.clear();
-		this.kept.clear();
-		this.dropped = new Set<string>();
-		let missing = [...this.toEnsure];
-		this.toEnsure.clear();
+		const used = [...this.rows].filter(([, row]) => row.users.has(visit));
+		await Promise.allSettled(used.map(([, row]) => row.answer));
+		const leaving: string[] = [];
+		for (const [key, row] of used) {
+			row.users.delete(visit);
+			if (row.users.size > 0 || this.rows.get(key) !== row) continue;
+			this.rows.delete(key);
+			if (row.settled === 'mine' && !row.sent && !row.kept) leaving.push(claimOf(key), raceOf(key));
+			if (row.token) leaving.push(this.ownOf(key));
+		}
+		await this.remove(leaving);
+		let missing = [...ensure].filter((key) => !this.isDropped(key));
+		if (this.visits.size === 0) this.dropped = new Set<string>();
+		let written = 0;
 		for (let round = 0; round < ENSURE_ROUNDS && missing.length > 0; round++) {
-			// With its race: a row whose claim a write dropped later is then refused, not created again; and every row counts twice (`clear`).
-			for (let at = 0; at < missing.length; at += CHUNK) await this.record(missing.slice(at, at + CHUNK).flatMap((key) => [claimOf(key), raceOf(key)]));
+			// With its race: a row whose claim a write dropped later is then refused, not created again.
+			for (let at = 0; at < missing.length; at += CHUNK) {
+				const there = await this.record(missing.slice(at, at + CHUNK).flatMap((key) => [claimOf(key), raceOf(key)]));
+				if (round === 0) written += missing.slice(at, at + CHUNK).filter((key) => !there.has(claimOf(key))).length;
+			}
 			await this.timing.clock.sleep(this.waitMs);
 			const there = new Set<string>();
 			for (let at = 0; at < missing.length; at += CHUNK) for (const value of await this.record(missing.slice(at, at + CHUNK).map(claimOf))) there.add(value);
 			missing = missing.filter((key) => !there.has(claimOf(key)));
 		}
-		const leaving = [...[...this.tokens].map((key) => this.ownOf(key)), ...unused.flatMap((key) => [claimOf(key), raceOf(key)])];
-		this.tokens.clear();
-		await this.remove(leaving);
-		return added;
+		return written;
 	}
 
-	/** After a creation the service refused (nothing exists): the row may be created again. */
+	/** After a creation the service refused (nothing exists): the row may be created again, by any execution. */
 	async release(keys: string[]): Promise<void> {
 		for (const key of keys) {
-			this.standings.delete(key);
-			this.attempted.delete(key);
-			this.kept.delete(key);
+			this.rows.delete(key);
+			for (const rows of this.visits.values()) rows.delete(key);
 		}
 		await this.remove(keys.flatMap((key) => [claimOf(key), raceOf(key), this.ownOf(key)]));
 	}
@@ -274,19 +327,18 @@ export class Journal {
 		if (!this.available) return false;
 		if (this.dropped !== true) this.dropped.add(key);
 		// A claim this process made only by asking about the row (keyOf) is not one the row had.
-		const asked = this.standings.get(key);
-		const askedOnly = asked !== undefined && (await asked.answer.catch(() => undefined)) === 'mine' && !this.attempted.has(key) && !this.kept.has(key);
+		const asked = this.rows.get(key);
+		const askedOnly = asked !== undefined && (await asked.answer.catch(() => undefined)) === 'mine' && !asked.sent && !asked.kept;
 		const there = await this.record([claimOf(key)]);
 		await this.release([key]);
-		this.toEnsure.delete(key);
 		return there.has(claimOf(key)) && !askedOnly;
 	}
 
 	/** Forgets every row, at once for every process; returns about how many rows the list held (storeCalls.ts). */
 	async clear(): Promise<number> {
 		this.dropped = true;
-		for (const set of [this.toEnsure, this.kept, this.attempted]) set.clear();
-		this.standings.clear();
+		for (const rows of this.visits.values()) rows.clear();
+		this.rows.clear();
 		return await this.store.clear();
 	}
 }

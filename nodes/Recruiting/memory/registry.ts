@@ -31,6 +31,13 @@ export class Shared {
 	/** Rows learned by executions of this process that the saved copy may not hold yet (in the order learned). */
 	readonly learned = new Map<string, Learned>();
 
+	/**
+	 * Rows forgotten in this process (Forget Each Input Row, Forget All Rows), with the saved row
+	 * they had then: a saved copy that still holds that row (a forget by hand is never saved) holds
+	 * it for nothing, for a real run (whose journal asks afresh) and for a dry run alike.
+	 */
+	readonly forgotten = new Map<string, string | undefined>();
+
 	/** The work running per row key: the next in line waits for it. */
 	readonly turns = new Map<string, Promise<unknown>>();
 
@@ -54,8 +61,14 @@ export class Shared {
 		}
 	}
 
-	forget(key: string): void {
+	forget(key: string, saved?: string): void {
 		this.learned.delete(key);
+		this.forgotten.delete(key);
+		this.forgotten.set(key, saved);
+		if (this.forgotten.size > MAX_ENTRIES) {
+			const oldest = this.forgotten.keys().next().value;
+			if (oldest !== undefined) this.forgotten.delete(oldest);
+		}
 	}
 
 	reset(): void {

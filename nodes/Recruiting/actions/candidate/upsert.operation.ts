@@ -51,9 +51,6 @@ async function memoryOf(context: IExecuteFunctions, run: RunContext): Promise<Ca
 	});
 }
 
-/** Rows whose creation this execution sent without learning the outcome: a later row with the same key must not create it again. */
-const uncertainCreations = async (run: RunContext) => await run.once('candidateMemory.uncertain', async () => new Set<string>());
-
 /** The execution hint of a manual run that creates (Options → Create in Manual Runs): what n8n keeps of it and what not. */
 export const MANUAL_RUN_HINT =
 	'A manual run of Create or Update with Create in Manual Runs on: the candidates it creates and updates are real, and n8n keeps this output, but not what the node learned (which candidate each row became). Later executions of this n8n process still know these rows; after an n8n restart, or on a queue-mode worker, they are refused ("may already exist") until you adopt their slugs: map Candidate Slug to this output\'s "slug" and run Memory Action → Adopt Given Slugs. To test without writing to the service, turn on Options → Dry Run; to keep test runs exact, write "slug" and "syncState" back to your rows.';
@@ -104,14 +101,13 @@ async function createOrUpdate(
 	const known = knownOf(memory, key, input, given);
 	const slug = input.givenSlug || known?.s;
 	const plan = planFor(input, known, written, itemParameter(context, 'options.resendUnknownRecords', itemIndex, false) === true);
-	const uncertain = await uncertainCreations(run);
 	if (slug !== undefined && !plan.sendProfile && plan.records.length === 0) {
 		const result = unchangedResult(slug, plan.unchanged);
 		return outputOf(memory, lead, result, false, plan, rememberOutcome(memory, [key, ...aliases], known, input, result, plan), known);
 	}
 	if (heldInManualRun(context, itemIndex, run, { slug, given, plan })) return notSentResult(lead, slug, plan);
-	if (slug === undefined && (uncertain.has(key) || !(await memory.claim(key)))) {
-		const slowMs = uncertain.has(key) ? undefined : memory.doubt(key);
+	if (slug === undefined && (memory.held(key) || !(await memory.claim(key)))) {
+		const slowMs = memory.held(key) ? undefined : memory.doubt(key);
 		throw slowMs === undefined ? mayExistError(context, itemIndex, lead) : unsureError(context, itemIndex, lead, slowMs);
 	}
 	let result: IDataObject;
@@ -127,7 +123,7 @@ async function createOrUpdate(
 			const state = rememberOutcome(memory, [key, ...aliases], known, input, partial, plan);
 			nodeError.context.partialResult = outputOf(memory, lead, partial, slug === undefined, plan, state, known);
 		} else {
-			if (slug === undefined && nodeError.context.mayExist === true) uncertain.add(key);
+			if (slug === undefined && nodeError.context.mayExist === true) memory.unanswered(key);
 			// Refused before anything was created: the row may be created in a later run.
 			else if (slug === undefined) await memory.unclaim(key);
 			nodeError.context.partialResult ??= failedFields(lead);

@@ -79,9 +79,15 @@ export async function adoptRow(context: IExecuteFunctions, itemIndex: number, ru
 	}
 	await resolveRecordNames(context, itemIndex, run, input.planned);
 	const valid = input.planned.filter((record) => record.body !== undefined && record.problem === undefined);
-	const entry: SentState = given ?? { r: [...new Set(valid.map((record) => recordPrint(record.kind.type, record.body!)))] };
+	// A row the memory already knows as this candidate keeps what it knows: a record that failed there was never sent.
+	const known = memory.recall(row.key);
+	const entry: SentState = given ?? (known?.s === slug ? { p: known.p, r: known.r } : { r: [...new Set(valid.map((record) => recordPrint(record.kind.type, record.body!)))] });
 	for (const key of [row.key, ...row.aliases]) memory.remember(key, { s: slug, ...entry });
-	const records = given ? 'its Sync State says what was sent' : `${valid.length} ${valid.length === 1 ? 'record' : 'records'} of the row taken as added`;
+	const records = given
+		? 'its Sync State says what was sent'
+		: known?.s === slug
+			? 'this node already knew it as this candidate, what it knew was sent is kept'
+			: `${valid.length} ${valid.length === 1 ? 'record' : 'records'} of the row taken as added`;
 	return {
 		action: 'adopted',
 		...leadFields(row.lead),
