@@ -85,7 +85,7 @@ function hintOf(operation: string, counts: Map<Tally, number>, errorOutput: bool
 	if (count('partly') + count('failed') > 0) {
 		advice.push(
 			operation === 'Import'
-				? 'Import creates a new candidate on every run: to send what failed again, correct the row and run it with its "slug" as Candidate Slug (or sync with Create or Update).'
+				? 'Import creates a new candidate on every run: correct those rows and run them again, each with its "slug" (when it has one) as Candidate Slug so that it is not created twice; Create or Update does this by itself.'
 				: 'The next run sends again what did not go through; correct the rows whose input was refused by the service.',
 		);
 	}
