@@ -1,0 +1,714 @@
+/**
+ * A deterministic simulation of the whole memory of Candidate → Create or Update
+ * (nodes/Recruiting/memory/index.ts `CandidateMemory`), driven through its real code: simulated
+ * n8n processes, each with its own `Registry` (so its own journal and learned rows), run
+ * executions that open the memory with `CandidateMemory.openIn` and a host built here, and take
+ * each row through the sequence of memory calls that `createOrUpdate`
+ * (actions/candidate/upsert.operation.ts) makes: `keyOf` when the row is prepared (up to `ahead`
+ * rows before the ones sent), `inTurn`, `recall`, `admit` when no slug is known, the request,
+ * then `remember`/`settled`, `unanswered` or `unclaim`; `repair` at the end.
+ *
+ * What n8n gives an execution is modelled as n8n 2.41 does it (docs/sync-memory.md): the
+ * workflow's static data (a copy of the saved one; saved at the end of an execution that is not
+ * manual and changed it, the last writer wins; a queue worker gets empty static data and writes
+ * nothing), a node context per execution, and the deduplication helpers, wired to the model of
+ * n8n's store of test/sim/claims.ts (reads and writes of the whole list, lost updates).
+ *
+ * The service stores a creation and answers with a slug, or gives no answer (it stored the
+ * candidate or not), or refuses it; an outage answers no creation for a while. Events at seeded
+ * moments: Stop (the execution takes no more rows, a creation in flight loses its answer; its end
+ * runs), kill (nothing of the process runs again, its static data is not saved; a store call or a
+ * creation already under way still lands), Forget Each Input Row (the user deleted the candidates
+ * first) and Adopt Given Slugs (the slugs of the candidates the service holds) as executions of
+ * their own, store calls that stall between read and write, fail, or fail after their write, and
+ * a wall clock that jumps forward. The seed alone decides the order of everything.
+ *
+ * Times in the logs are simulated ms (as in the store's trace); after a jump a row's log gives the wall clock's lead.
+ */
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+
+import type { Admission, MemoryHost } from '../../nodes/Recruiting/memory';
+import { CandidateMemory } from '../../nodes/Recruiting/memory';
+import type { Clock } from '../../nodes/Recruiting/memory/clock';
+import { accountScope, rowKey } from '../../nodes/Recruiting/memory/keys';
+import { EPOCH_MS } from '../../nodes/Recruiting/memory/marks';
+import { Registry } from '../../nodes/Recruiting/memory/registry';
+import type { StoreHelpers } from '../../nodes/Recruiting/memory/storeCalls';
+import type { Profile } from './claims';
+import { Store, World } from './claims';
+
+export const CREDENTIALS: ICredentialDataDecryptedObject = { authentication: 'accessToken', baseUrl: 'https://service.example', accessToken: 'token' };
+const CREDENTIAL_ID = 'credential-1';
+const WORKFLOW_ID = 'workflow-1';
+const NODE_ID = 'node-1';
+
+/** The memory key of a simulated row (`r0`, `r1` …), as `keyOf('key', name)` makes it. */
+export const keyOfRow = (name: string) => rowKey(accountScope(CREDENTIALS, CREDENTIAL_ID), 'key', name);
+
+/** What a scenario turns on (chances are per seed, per execution or per call, as named). */
+export interface Knobs {
+	/** How many processes (at least 2, at most 4). */
+	processes: [number, number];
+	/** Chance that a process is a queue worker (no static data). */
+	worker: number;
+	/** Sync executions per process in the first wave. */
+	executions: [number, number];
+	/** Rows in the sheet (each execution takes most of them, in its own order). */
+	rows: number;
+	/** Per execution: chance that it is stopped (Stop Execution) at a random moment. */
+	stop?: number;
+	/** Per seed: chance that one process is killed at a random moment. */
+	kill?: number;
+	/** Per seed: chance of a service outage (no creation answered for 1–6 s). */
+	outage?: number;
+	/** Per creation: the service gives no answer (it stored it or not, half each), or refuses it. */
+	noAnswer?: number;
+	refused?: number;
+	/** Per seed: chance of a Forget Each Input Row execution, and of an Adopt Given Slugs one, during the claims. */
+	forget?: number;
+	adopt?: number;
+	/** Per store call: it stalls between read and write (1.5–4.5 s), fails before it reached the store, or fails after its write. */
+	stall?: number;
+	fail?: number;
+	commitFail?: number;
+	/** Per seed: chance that the wall clock jumps forward (5–150 s) at a random moment. */
+	jump?: number;
+	/** Per seed: chance of a second wave of executions 2–4 minutes after the first began. */
+	later?: number;
+	/** Per execution: chance that it is a manual run (Create in Manual Runs on: it loads the saved copy, n8n never saves it). */
+	manual?: number;
+	/** Per execution: chance that the sheet changed (some rows give another content). */
+	changed?: number;
+}
+
+type Fate = 'answered' | 'refused' | 'unknown' | 'aborted' | 'cancelled';
+
+interface Exec {
+	id: string;
+	proc: SimProcess;
+	kind: 'sync' | 'forget' | 'adopt' | 'final';
+	start: number;
+	end?: number;
+	died?: number;
+	manual: boolean;
+	stopped: boolean;
+	/** What a Stop does to the creations in flight (they lose their answer). */
+	stopAt: Array<() => void>;
+}
+
+interface Send {
+	exec: Exec;
+	at: number;
+	fate: Fate;
+	stored: boolean;
+}
+
+interface Candidate {
+	slug: string;
+	at: number;
+	deletedAt?: number;
+}
+
+/** A refusal whose reason (or whose very refusal) is not true, with why the simulation says so. */
+export interface Wrong {
+	row: string;
+	exec: string;
+	why: Admission | 'failed' | 'lost';
+	property: 2 | 3;
+	note: string;
+}
+
+/** Everything that happened to one row (for the checks and a failing seed's report). */
+class RowLog {
+	readonly key: string;
+
+	readonly touches = new Set<Exec>();
+
+	readonly sends: Send[] = [];
+
+	readonly candidates: Candidate[] = [];
+
+	readonly reached = new Set<string>();
+
+	readonly forgets: Array<{ at: number; during: boolean }> = [];
+
+	lastForget = -Infinity;
+
+	version = 0;
+
+	readonly log: string[] = [];
+
+	constructor(readonly name: string) {
+		this.key = keyOfRow(name);
+	}
+
+	live(): Candidate[] {
+		return this.candidates.filter((candidate) => candidate.deletedAt === undefined);
+	}
+
+	sendsSinceForget(): Send[] {
+		return this.sends.filter((send) => send.at >= this.lastForget);
+	}
+}
+
+/** One simulated n8n process: a registry of its own, a clock, and the deduplication helpers behind a kill gate and the store's faults. */
+class SimProcess {
+	dead = false;
+
+	diedAt?: number;
+
+	readonly registry: Registry;
+
+	readonly helpers: StoreHelpers;
+
+	private onKill: () => void = () => undefined;
+
+	readonly killed = new Promise<void>((resolve) => (this.onKill = resolve));
+
+	constructor(
+		readonly name: string,
+		readonly kind: 'main' | 'worker',
+		private readonly sim: Simulation,
+		speed: Profile,
+	) {
+		const world = sim.world;
+		const never = <T>() => new Promise<T>(() => undefined);
+		const clock: Clock = {
+			now: () => sim.now(),
+			sleep: async (ms: number) => await new Promise<void>((resolve) => world.at(ms, () => (this.dead ? undefined : resolve()))),
+			random: () => world.random(),
+		};
+		this.registry = new Registry(clock);
+		const gate = async <T>(work: () => Promise<T>): Promise<T> => {
+			if (this.dead) return await never<T>();
+			const draw = sim.faulty ? world.random() : 1;
+			if (draw < sim.knobs.fail!) {
+				sim.counts.failedCalls += 1;
+				await new Promise<void>((resolve) => world.at(1 + 5 * world.random(), resolve));
+				if (this.dead) return await never<T>();
+				throw new Error('store: the connection was lost before the call reached the database');
+			}
+			const result = await work();
+			if (this.dead) return await never<T>();
+			if (draw < sim.knobs.fail! + sim.knobs.commitFail!) {
+				sim.counts.failedCalls += 1;
+				throw new Error('store: the connection was lost after the write');
+			}
+			return result;
+		};
+		const store = sim.store;
+		this.helpers = {
+			checkProcessedAndRecord: async (values) => await gate(async () => await store.checkProcessedAndRecord(speed, name, values)),
+			removeProcessed: async (values) => await gate(async () => await store.removeProcessed(speed, name, values)),
+			clearAllProcessedItems: async () => await gate(async () => await store.clearAllProcessedItems(speed, name)),
+			getProcessedDataCount: async () => await gate(async () => store.list?.length ?? 0),
+		};
+	}
+
+	kill(): void {
+		if (this.dead) return;
+		this.dead = true;
+		this.diedAt = this.sim.now();
+		this.onKill();
+	}
+}
+
+/** What a seed gives: counts, and what broke a property. */
+export interface Outcome {
+	rows: number;
+	processes: number;
+	executions: number;
+	/** Rows with a live candidate at the end. */
+	created: number;
+	/** Creations stored while another live candidate of the row existed: no forget during the row's claims, no write slower than every wait on its entries. */
+	twice: string[];
+	/** The same, where a Forget of the row ran while an execution was working on it (docs/sync-memory.md: "Forget during a claim"). */
+	twiceForgetDuring: string[];
+	/** The same, where a store write slower than every wait dropped the row's entries (the timing assumption broken). */
+	twiceSlowWrite: string[];
+	/** Refusals that broke property 2 or 3. */
+	wrong: Wrong[];
+	/** Refusals by reason (all, true or not). */
+	refusals: Record<string, number>;
+	/** Rows that end without a candidate, refused for a true reason (a creation of unknown outcome). */
+	heldAtEnd: number;
+	/** Rows that failed on a store error (not refusals). */
+	failed: number;
+	events: Record<string, number>;
+	log: (row: string) => string;
+}
+
+const SLOW_MS = 1_000;
+
+export class Simulation {
+	readonly world: World;
+
+	readonly store: Store;
+
+	/** The wall clock's jump (added to the simulated time). */
+	jumped = 0;
+
+	/** Store faults and stalls are on (off for the final run). */
+	faulty = true;
+
+	readonly counts = { failedCalls: 0 };
+
+	readonly events: Record<string, number> = {};
+
+	readonly rows: RowLog[];
+
+	private readonly byKey = new Map<string, RowLog>();
+
+	readonly processes: SimProcess[] = [];
+
+	readonly execs: Exec[] = [];
+
+	/** The workflow's saved static data (n8n's database). */
+	saved: IDataObject = {};
+
+	private outageUntil = -Infinity;
+
+	private outageFrom = Infinity;
+
+	private slugs = 0;
+
+	readonly wrong: Wrong[] = [];
+
+	readonly refusals: Record<string, number> = {};
+
+	failed = 0;
+
+	constructor(
+		readonly seed: number,
+		readonly knobs: Knobs,
+	) {
+		this.world = new World(seed);
+		this.store = new Store(this.world, SLOW_MS);
+		this.world.store = this.store;
+		this.rows = Array.from({ length: knobs.rows }, (_, index) => new RowLog(`r${index}`));
+		for (const row of this.rows) this.byKey.set(row.key, row);
+		this.knobs = { stop: 0, kill: 0, outage: 0, noAnswer: 0, refused: 0, forget: 0, adopt: 0, stall: 0, fail: 0, commitFail: 0, jump: 0, later: 0, manual: 0, changed: 0, ...knobs };
+	}
+
+	now(): number {
+		return this.world.now + this.jumped;
+	}
+
+	private event(name: string): void {
+		this.events[name] = (this.events[name] ?? 0) + 1;
+	}
+
+	private note(row: RowLog, text: string): void {
+		row.log.push(`${this.world.now.toFixed(1)} ${text}${this.jumped ? ` (wall clock +${(this.jumped / 1000).toFixed(1)} s)` : ''}`);
+	}
+
+	private random(): number {
+		return this.world.random();
+	}
+
+	private between(low: number, high: number): number {
+		return low + Math.floor(this.random() * (high - low + 1));
+	}
+
+	private async wait(ms: number): Promise<void> {
+		await new Promise<void>((resolve) => this.world.at(ms, resolve));
+	}
+
+	private process(kind: 'main' | 'worker'): SimProcess {
+		const world = this.world;
+		const scale = this.random() < 0.3 ? 3 : 1;
+		const stall = () => this.faulty && this.random() < this.knobs.stall!;
+		const speed: Profile = {
+			toRead: () => scale * (1 + 4 * world.random()),
+			gap: () => (stall() ? 3_000 * (0.5 + world.random()) : scale * (1 + 9 * world.random())),
+			back: () => scale * (1 + 4 * world.random()),
+		};
+		const process = new SimProcess(`p${this.processes.length}`, kind, this, speed);
+		this.processes.push(process);
+		return process;
+	}
+
+	/** The service: a creation's fate, and the candidate stored (even when nobody hears the answer). */
+	private async create(row: RowLog, exec: Exec, content: string): Promise<{ fate: Fate; slug?: string }> {
+		const at = this.now();
+		const outage = this.world.now >= this.outageFrom && this.world.now < this.outageUntil;
+		const draw = this.random();
+		let fate: Fate = 'answered';
+		let stored = true;
+		if (outage) [fate, stored] = ['unknown', this.random() < 0.3];
+		else if (draw < this.knobs.refused!) [fate, stored] = ['refused', false];
+		else if (draw < this.knobs.refused! + this.knobs.noAnswer!) [fate, stored] = ['unknown', this.random() < 0.5];
+		const latency = fate === 'unknown' ? 500 + 2_500 * this.random() : 20 + 300 * this.random();
+		const send: Send = { exec, at, fate, stored };
+		row.sends.push(send);
+		const slug = `${row.name}-${++this.slugs}`;
+		this.note(row, `${exec.id} sends its creation (${fate}${fate === 'unknown' ? (stored ? ', stored' : ', not stored') : ''})`);
+		if (stored) this.world.at(latency * 0.5, () => this.stored(row, slug, content));
+		const answer = new Promise<{ fate: Fate; slug?: string }>((resolve) => this.world.at(latency, () => resolve(fate === 'answered' ? { fate, slug } : { fate })));
+		const stop = new Promise<{ fate: Fate }>((resolve) => exec.stopAt.push(() => resolve({ fate: 'aborted' })));
+		const heard = await Promise.race([answer, stop]);
+		send.fate = heard.fate === 'aborted' ? 'aborted' : send.fate;
+		return heard;
+	}
+
+	private stored(row: RowLog, slug: string, content: string): void {
+		const live = row.live();
+		row.candidates.push({ slug, at: this.now() });
+		row.reached.add(content);
+		this.note(row, `the service stores ${slug}${live.length > 0 ? ` while ${live.map((c) => c.slug).join(', ')} exists: CREATED TWICE` : ''}`);
+		if (live.length > 0) this.doubles.push({ row, at: this.now() });
+	}
+
+	readonly doubles: Array<{ row: RowLog; at: number }> = [];
+
+	/** Whether another execution than `exec` worked on the row and is running, and when the last of them ended or died. */
+	private others(row: RowLog, exec: Exec): { running: boolean; gone: number } {
+		let [running, gone] = [false, -Infinity];
+		for (const other of row.touches) {
+			if (other === exec) continue;
+			const ended = other.end ?? other.died ?? (other.proc.dead ? other.proc.diedAt : undefined);
+			if (ended === undefined) running = true;
+			else gone = Math.max(gone, ended);
+		}
+		return { running, gone };
+	}
+
+	/** A refusal of a row without a slug: checked against what happened (properties 2 and 3). */
+	private refused(row: RowLog, exec: Exec, why: Admission, content: string, memory: CandidateMemory): void {
+		this.refusals[why] = (this.refusals[why] ?? 0) + 1;
+		this.note(row, `${exec.id} refused: ${why}`);
+		const sends = row.sendsSinceForget();
+		const { running, gone } = this.others(row, exec);
+		const grace = gone + 2 * EPOCH_MS;
+		const push = (property: 2 | 3, note: string) => this.wrong.push({ row: row.name, exec: exec.id, why, property, note });
+		if (why !== 'unsure' && sends.length === 0 && !running && exec.start >= grace) {
+			push(2, `never sent, refused by an execution that started ${((exec.start - gone) / 1000).toFixed(1)} s after the last other execution working on it ended or died`);
+			return;
+		}
+		const unknown = sends.some((send) => send.fate === 'unknown' || send.fate === 'aborted');
+		if (why === 'held' && !row.sends.some((send) => send.exec.proc === exec.proc && (send.fate === 'unknown' || send.fate === 'aborted'))) push(3, 'held, but no creation of it from this process went without an answer');
+		if (why === 'busy' && !running && this.now() >= grace) push(3, 'busy, but no other execution works on it, and the last ended or died 2 epochs ago');
+		if ((why === 'sent' || why === 'old') && row.live().length === 0 && !unknown) push(3, `"may already exist" (${why}), but no candidate exists and no creation of it went without an answer`);
+		if (why === 'unsure' && memory.slowestMs === 0) push(3, 'unsure, but no call of this process was slow');
+	}
+
+	/** One row of a sync execution: the memory calls of `createOrUpdate`, against the simulated service. */
+	private async syncRow(exec: Exec, memory: CandidateMemory, row: RowLog, key: string, content: string, outcomes: Map<RowLog, string>): Promise<void> {
+		await memory.inTurn(key, async () => {
+			const known = memory.recall(key);
+			const slug = known?.s;
+			if (slug !== undefined && known!.p === content) {
+				memory.remember(key, { s: slug, p: known!.p, r: known!.r ?? [] });
+				memory.settled([key], content, false);
+				outcomes.set(row, 'unchanged');
+				return;
+			}
+			if (slug === undefined) {
+				const admitted = await memory.admit(key, content);
+				if (admitted === 'same') {
+					this.refusals.same = (this.refusals.same ?? 0) + 1;
+					this.note(row, `${exec.id} unchanged without its slug (same)`);
+					if (!row.reached.has(content)) this.wrong.push({ row: row.name, exec: exec.id, why: 'same', property: 3, note: `same, but ${content} never reached the service` });
+					outcomes.set(row, 'same');
+					return;
+				}
+				if (admitted !== 'create') {
+					this.refused(row, exec, admitted, content, memory);
+					outcomes.set(row, admitted);
+					return;
+				}
+				if (exec.stopped) {
+					// Cancelled before the request was sent (transport: not of unknown outcome): the claim is released.
+					this.note(row, `${exec.id} stopped before its creation went out: unclaim`);
+					await memory.unclaim(key);
+					outcomes.set(row, 'cancelled');
+					return;
+				}
+				const { fate, slug: given } = await this.create(row, exec, content);
+				if (fate === 'answered') {
+					memory.remember(key, { s: given!, p: content, r: [] });
+					memory.settled([key], content, true);
+					outcomes.set(row, 'created');
+				} else if (fate === 'refused') {
+					await memory.unclaim(key);
+					outcomes.set(row, 'refused by the service');
+				} else {
+					memory.unanswered(key);
+					outcomes.set(row, 'unknown');
+				}
+				return;
+			}
+			// A known row whose content changed: the update (trivial: it lands when the candidate exists).
+			await this.wait(20 + 200 * this.random());
+			const candidate = row.candidates.find((one) => one.slug === slug && one.deletedAt === undefined);
+			if (!candidate) {
+				this.note(row, `${exec.id} update of ${slug}: not found`);
+				outcomes.set(row, 'update failed');
+				return;
+			}
+			row.reached.add(content);
+			memory.remember(key, { s: slug, p: content, r: known!.r ?? [] });
+			memory.settled([key], content, true);
+			this.note(row, `${exec.id} updated ${slug}`);
+			outcomes.set(row, 'updated');
+		});
+	}
+
+	private nextId = 0;
+
+	/** One execution: opens the memory, runs its rows (prepared ahead, `concurrency` at a time), then its end. */
+	async execution(proc: SimProcess, kind: Exec['kind'], rows: RowLog[], options: { stopAfter?: number; manual?: boolean; concurrency?: number; ahead?: number } = {}): Promise<Map<RowLog, string>> {
+		const exec: Exec = { id: `${proc.name}.e${++this.nextId}${kind === 'sync' ? '' : `(${kind})`}`, proc, kind, start: this.now(), manual: options.manual === true, stopped: false, stopAt: [] };
+		this.execs.push(exec);
+		const outcomes = new Map<RowLog, string>();
+		if (proc.dead) return outcomes;
+		if (options.stopAfter !== undefined) {
+			this.world.at(options.stopAfter, () => {
+				if (exec.end !== undefined) return;
+				exec.stopped = true;
+				this.event('stop');
+				for (const abort of exec.stopAt.splice(0)) abort();
+			});
+		}
+		await Promise.race([proc.killed, this.run(exec, rows, outcomes, options)]);
+		if (exec.end === undefined) exec.died = proc.diedAt;
+		return outcomes;
+	}
+
+	private async run(exec: Exec, rows: RowLog[], outcomes: Map<RowLog, string>, options: { manual?: boolean; concurrency?: number; ahead?: number }): Promise<void> {
+		const proc = exec.proc;
+		const writable = proc.kind === 'main';
+		const staticData = writable ? (JSON.parse(JSON.stringify(this.saved)) as IDataObject) : {};
+		const loaded = JSON.stringify(staticData);
+		const host: MemoryHost = { workflowId: WORKFLOW_ID, nodeId: NODE_ID, credentialId: CREDENTIAL_ID, staticData, nodeStaticData: {}, nodeContext: {}, helpers: proc.helpers, writable };
+		const memory = CandidateMemory.openIn(proc.registry, CREDENTIALS, host);
+		const keys = new Map<RowLog, string>();
+		const contents = new Map<RowLog, string>();
+		const ahead = options.ahead ?? 10;
+		let prepared = 0;
+		const prepare = (upTo: number) => {
+			for (; prepared <= Math.min(upTo, rows.length - 1); prepared++) {
+				const row = rows[prepared];
+				row.touches.add(exec);
+				keys.set(row, memory.keyOf('key', row.name));
+				contents.set(row, `${row.name}@v${row.version}`);
+			}
+		};
+		let next = 0;
+		const slugsGiven = new Map<RowLog, string | undefined>();
+		if (exec.kind === 'forget') {
+			for (const row of rows) {
+				const during = [...row.touches].some((other) => other.end === undefined && other.died === undefined && !other.proc.dead);
+				row.forgets.push({ at: this.now(), during });
+				for (const candidate of row.live()) candidate.deletedAt = this.now();
+				this.note(row, `${exec.id}: the user deleted its candidates and forgets it${during ? ' (while an execution works on it)' : ''}`);
+			}
+		}
+		if (exec.kind === 'adopt') for (const row of rows) slugsGiven.set(row, row.live()[0]?.slug);
+		const worker = async () => {
+			while (!exec.stopped && next < rows.length) {
+				const index = next++;
+				prepare(index + ahead);
+				const row = rows[index];
+				const key = keys.get(row)!;
+				try {
+					if (exec.kind === 'forget') {
+						memory.recall(key);
+						const known = await memory.forget(key);
+						row.lastForget = this.now();
+						this.note(row, `${exec.id} forgot it (known: ${known})`);
+						outcomes.set(row, 'forgotten');
+					} else if (exec.kind === 'adopt') {
+						const slug = slugsGiven.get(row);
+						if (slug === undefined) {
+							outcomes.set(row, 'notAdopted');
+							continue;
+						}
+						await memory.inTurn(key, async () => {
+							const known = memory.recall(key);
+							const entry = known?.s === slug ? { p: known.p, r: known.r } : { r: [] };
+							memory.remember(key, { s: slug, ...entry });
+						});
+						this.note(row, `${exec.id} adopted ${slug}`);
+						outcomes.set(row, 'adopted');
+					} else await this.syncRow(exec, memory, row, key, contents.get(row)!, outcomes);
+				} catch (error) {
+					this.failed += 1;
+					this.note(row, `${exec.id} failed: ${error instanceof Error ? error.message : String(error)}`);
+					outcomes.set(row, 'failed');
+				}
+			}
+		};
+		await Promise.all(Array.from({ length: options.concurrency ?? 2 }, worker));
+		try {
+			await memory.repair();
+		} catch {
+			this.event('end failed (store)');
+		}
+		exec.end = this.now();
+		if (writable && !exec.manual && !proc.dead && JSON.stringify(staticData) !== loaded) this.saved = JSON.parse(JSON.stringify(staticData)) as IDataObject;
+	}
+
+	private order(rows: RowLog[]): RowLog[] {
+		const taken = rows.filter(() => this.random() < 0.8);
+		for (let index = taken.length - 1; index > 0; index--) {
+			const other = Math.floor(this.random() * (index + 1));
+			[taken[index], taken[other]] = [taken[other], taken[index]];
+		}
+		return taken;
+	}
+
+	private live(): SimProcess[] {
+		return this.processes.filter((process) => !process.dead);
+	}
+
+	/** A sync execution with the scenario's draws (stop, manual, changed rows, concurrency, rows ahead). */
+	private async sync(proc: SimProcess): Promise<void> {
+		const knobs = this.knobs;
+		if (this.random() < knobs.changed!) for (const row of this.rows) if (this.random() < 0.3) row.version += 1;
+		const stopAfter = this.random() < knobs.stop! ? 100 + 4_000 * this.random() : undefined;
+		await this.execution(proc, 'sync', this.order(this.rows), { stopAfter, manual: this.random() < knobs.manual!, concurrency: this.between(1, 4), ahead: this.between(1, 30) });
+	}
+
+	/** A wave of executions: each process runs its own, overlapping (started at random) or back to back. */
+	private async wave(spread: number): Promise<void> {
+		const knobs = this.knobs;
+		await Promise.all(
+			this.live().map(async (proc) => {
+				const count = this.between(knobs.executions[0], knobs.executions[1]);
+				await Promise.all(
+					Array.from({ length: count }, async () => {
+						await this.wait(spread * this.random());
+						const backToBack = this.random() < 0.4 ? 1 + this.between(0, 1) : 0;
+						for (let run = 0; run <= backToBack; run++) {
+							if (proc.dead) return;
+							await this.sync(proc);
+							await this.wait(100 * this.random());
+						}
+					}),
+				);
+			}),
+		);
+	}
+
+	/** Forget and Adopt executions during the first wave, in a process of their own or one of the others. */
+	private async userActions(): Promise<void> {
+		const knobs = this.knobs;
+		const jobs: Array<Promise<unknown>> = [];
+		const pick = () => this.live()[Math.floor(this.random() * this.live().length)];
+		if (this.random() < knobs.forget!) {
+			jobs.push(
+				(async () => {
+					await this.wait(200 + 5_000 * this.random());
+					const proc = pick();
+					if (!proc) return;
+					this.event('forget');
+					await this.execution(proc, 'forget', this.rows.filter(() => this.random() < 0.25), { concurrency: 1, ahead: 5 });
+				})(),
+			);
+		}
+		if (this.random() < knobs.adopt!) {
+			jobs.push(
+				(async () => {
+					await this.wait(1_000 + 6_000 * this.random());
+					const proc = pick();
+					if (!proc) return;
+					this.event('adopt');
+					await this.execution(proc, 'adopt', this.rows.filter(() => this.random() < 0.5), { concurrency: 2, ahead: 10 });
+				})(),
+			);
+		}
+		await Promise.all(jobs);
+	}
+
+	private schedule(): void {
+		const knobs = this.knobs;
+		if (this.random() < knobs.kill!) {
+			this.world.at(300 + 6_000 * this.random(), () => {
+				const alive = this.live();
+				const victim = alive[Math.floor(this.random() * alive.length)];
+				if (!victim) return;
+				this.event('kill');
+				victim.kill();
+			});
+		}
+		if (this.random() < knobs.outage!) {
+			this.outageFrom = 200 + 5_000 * this.random();
+			this.outageUntil = this.outageFrom + 1_000 + 5_000 * this.random();
+			this.event('outage');
+		}
+		if (this.random() < knobs.jump!) {
+			this.world.at(200 + 8_000 * this.random(), () => {
+				this.jumped += 5_000 + 145_000 * this.random();
+				this.event('clock jump');
+			});
+		}
+	}
+
+	/** The whole seed: the first wave with the user's actions, maybe a later wave, then a clean final run 3 minutes after. */
+	async play(): Promise<Map<RowLog, string>> {
+		const knobs = this.knobs;
+		const count = this.between(knobs.processes[0], knobs.processes[1]);
+		for (let index = 0; index < count; index++) this.process(index === 0 || this.random() >= knobs.worker ? 'main' : 'worker');
+		this.schedule();
+		const later = this.random() < knobs.later!;
+		await Promise.all([
+			this.wave(3_000),
+			this.userActions(),
+			(async () => {
+				if (!later) return;
+				await this.wait(120_000 + 120_000 * this.random());
+				this.event('later wave');
+				// A process killed before is restarted (an empty registry).
+				for (const proc of [...this.processes]) if (proc.dead) this.process(proc.kind);
+				await this.wave(2_000);
+			})(),
+		]);
+		this.faulty = false;
+		this.outageUntil = -Infinity;
+		await this.wait(3 * EPOCH_MS);
+		const alive = this.live();
+		const restart = alive.length === 0 || this.random() < 0.4;
+		if (restart) this.event('final run after a restart');
+		const proc = restart ? this.process('main') : alive[Math.floor(this.random() * alive.length)];
+		return await this.execution(proc, 'final', [...this.rows], { concurrency: 2, ahead: 30 });
+	}
+
+	/** Runs the seed and checks every property. */
+	async check(): Promise<Outcome> {
+		const final = await this.world.run(this.play(), 2_000_000);
+		const finalExec = this.execs[this.execs.length - 1];
+		let heldAtEnd = 0;
+		for (const row of this.rows) {
+			if (row.live().length > 0) continue;
+			const outcome = final.get(row) ?? 'not run';
+			const judged = this.wrong.some((wrong) => wrong.row === row.name && wrong.exec === finalExec.id);
+			if (judged) continue;
+			if (['held', 'sent', 'old'].includes(outcome)) heldAtEnd += 1;
+			else this.wrong.push({ row: row.name, exec: finalExec.id, why: outcome === 'failed' ? 'failed' : 'lost', property: 3, note: `no candidate at the end; the final run answered ${outcome}` });
+		}
+		const damaged = (row: RowLog) => [...this.store.droppedBySlow].some((value) => value.includes(row.key));
+		const doubled = [...new Set(this.doubles.map((double) => double.row))];
+		const forgetDuring = (row: RowLog) => row.forgets.some((forget) => forget.during);
+		return {
+			rows: this.rows.length,
+			processes: this.processes.length,
+			executions: this.execs.length,
+			created: this.rows.filter((row) => row.live().length > 0).length,
+			twice: doubled.filter((row) => !forgetDuring(row) && !damaged(row)).map((row) => row.name),
+			twiceForgetDuring: doubled.filter((row) => forgetDuring(row) && !damaged(row)).map((row) => row.name),
+			twiceSlowWrite: doubled.filter(damaged).map((row) => row.name),
+			wrong: this.wrong,
+			refusals: this.refusals,
+			heldAtEnd,
+			failed: this.failed,
+			events: { ...this.events, 'store calls failed': this.counts.failedCalls },
+			log: (name) => this.rows.find((row) => row.name === name)?.log.join('\n') ?? '',
+		};
+	}
+
+	/** The row a store value belongs to (for the trace). */
+	rowOf(key: string): RowLog | undefined {
+		return this.byKey.get(key);
+	}
+}
