@@ -282,7 +282,7 @@ describe(`issue 25: the sync in real n8n ${line}.x`, { timeout: 15 * 60_000 }, (
 		const target = await install('forget', { rows: rows.slice(0, 1) });
 		assert.deepEqual(results(await call(target, rows)), rows.map(() => 'created'));
 
-		await setParameters(target, { memoryAction: 'forget' });
+		await setParameters(target, { memoryAction: 'forget', confirmForget: true });
 		const forgot = await runManually(stack.rest, target.workflow.id, 'Start');
 		assert.deepEqual(out(forgot, NODE).map((json) => json.action), ['forgotten']);
 		await setParameters(target, { memoryAction: 'remember' });
@@ -296,7 +296,7 @@ describe(`issue 25: the sync in real n8n ${line}.x`, { timeout: 15 * 60_000 }, (
 		const target = await install('forgetall', { rows: rows.slice(0, 1) });
 		assert.deepEqual(results(await call(target, rows)), rows.map(() => 'created'));
 
-		await setParameters(target, { memoryAction: 'clearAll' });
+		await setParameters(target, { memoryAction: 'clearAll', confirmForget: true });
 		const forgot = await runManually(stack.rest, target.workflow.id, 'Start');
 		assert.deepEqual(out(forgot, NODE).map((json) => json.action), ['cleared']);
 		await setParameters(target, { memoryAction: 'remember' });

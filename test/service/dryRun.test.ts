@@ -151,11 +151,13 @@ describe('candidate.upsert with Dry Run: what it cannot know', () => {
 		expect(manual.outputs[0].action).toBe('created');
 		// n8n restarted: the process forgot; the manual run's memory was never saved; only the claim remains.
 		forgetProcessMemory();
-		const dry = await run(harness, [row], DRY);
+		// Changed since (unchanged, the row is known anywhere: issue 46).
+		const changed = { ...row, city: 'Hamburg' };
+		const dry = await run(harness, [changed], DRY);
 		expect(dry.outputs[0]).toMatchObject({ dryRun: true, action: 'created', notChecked: NOT_CHECKED });
 		expect(dry.logged.filter((request) => request.method !== 'GET')).toEqual([]);
 		expect(dry.journalWrites).toBe(0);
-		const real = await run(harness, [row]);
+		const real = await run(harness, [changed]);
 		expect(String(real.outputs[0].error)).toMatch(/may already exist/);
 		expect(real.logged.filter((request) => request.method !== 'GET')).toEqual([]);
 	}, 60_000);
@@ -214,10 +216,10 @@ describe('candidate.upsert with Dry Run: what it cannot know', () => {
 		const manual = await run(harness, [{ ...row, city: 'Essen' }], DRY, true);
 		expect(manual.outputs[0]).toMatchObject({ dryRun: true, action: 'updated' });
 		expect(manual.logged.filter((request) => request.method !== 'GET')).toEqual([]);
-		const forget = await run(harness, [row], { memoryAction: 'forget', ...DRY });
+		const forget = await run(harness, [row], { memoryAction: 'forget', confirmForget: true, ...DRY });
 		expect(forget.outputs[0]).toMatchObject({ dryRun: true, action: 'forgotten', known: true });
 		// Two input rows: one output item, as the real Forget All Rows gives.
-		const clear = await run(harness, [row, { ...row, email: 'dry.manual.2@example.test' }], { memoryAction: 'clearAll', ...DRY });
+		const clear = await run(harness, [row, { ...row, email: 'dry.manual.2@example.test' }], { memoryAction: 'clearAll', confirmForget: true, ...DRY });
 		expect(clear.outputs).toHaveLength(1);
 		expect(clear.outputs[0]).toMatchObject({ dryRun: true, action: 'cleared' });
 		expect([forget.staticChanged, clear.staticChanged, forget.journalWrites + clear.journalWrites]).toEqual([false, false, 0]);

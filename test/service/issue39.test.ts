@@ -38,17 +38,17 @@ describe('trap 1: Forget says what it does; refused rows are adopted in bulk, ne
 		const harness = new Harness(emailCredential(sandbox(), ALICE));
 		const sheet = rows(4, 'i39forget');
 		const first = await sync(harness, sheet);
-		const forgot = await sync(harness, sheet, { extra: { memoryAction: 'forget' } });
+		const forgot = await sync(harness, sheet, { extra: { memoryAction: 'forget', confirmForget: true } });
 		expect(forgot.writes).toEqual([]);
 		expect(forgot.outputs.map((json) => [json.action, json.email, json.slug])).toEqual(first.outputs.map((json) => ['forgotten', json.email, json.slug]));
-		for (const json of forgot.outputs) expect(json.message).toMatch(/still exists in the service.*creates this row again \(a duplicate/);
+		for (const json of forgot.outputs) expect(json.message).toMatch(/still exists in the service.*creates this row again \(a duplicate.*the published workflow's too/);
 	});
 
 	it('Forget All Rows with four input rows: one output item, the count, and what the next run does', async () => {
 		const harness = new Harness(emailCredential(sandbox(), ALICE));
 		const sheet = rows(4, 'i39clear');
 		await sync(harness, sheet);
-		const cleared = await sync(harness, sheet, { extra: { memoryAction: 'clearAll' } });
+		const cleared = await sync(harness, sheet, { extra: { memoryAction: 'clearAll', confirmForget: true } });
 		expect(cleared.outputs).toHaveLength(1);
 		expect(cleared.outputs[0]).toMatchObject({ action: 'cleared', forgotten: 4 });
 		expect(cleared.outputs[0].message).toMatch(/candidates still exist in the service/);
@@ -60,7 +60,10 @@ describe('trap 1: Forget says what it does; refused rows are adopted in bulk, ne
 		const byHand = await sync(harness, sheet, { manual: true, extra: CREATE_IN_MANUAL_RUNS });
 		expect(byHand.actions).toEqual(['created', 'created', 'created', 'created']);
 		forgetProcessMemory();
-		const refused = await sync(harness, sheet);
+		// Unchanged, they are known anywhere (issue 46: n8n's store holds that they were sent with this content).
+		expect((await sync(harness, sheet)).actions).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged']);
+		// Changed, they need their slugs.
+		const refused = await sync(harness, sheet.map((row) => ({ ...row, first: `${String(row.first)}-changed` })));
 		expect(refused.actions).toEqual(['refused', 'refused', 'refused', 'refused']);
 		expect(refused.writes).toEqual([]);
 		expect(String(refused.outputs[0].errorDescription)).toMatch(/Adopt Given Slugs/);
@@ -103,8 +106,8 @@ describe('trap 1: Forget says what it does; refused rows are adopted in bulk, ne
 
 describe('trap 2: a mode that syncs nothing says so in every production execution', () => {
 	it.each([
-		['forget', { memoryAction: 'forget' }, /Forget Each Input Row/],
-		['clearAll', { memoryAction: 'clearAll' }, /Forget All Rows/],
+		['forget', { memoryAction: 'forget', confirmForget: true }, /Forget Each Input Row/],
+		['clearAll', { memoryAction: 'clearAll', confirmForget: true }, /Forget All Rows/],
 		['dry run', { options: { retryDelayMs: 1, dryRun: true } }, /Dry Run is on/],
 	])('%s in a production execution: an execution hint, and forget items carry a warning', async (_name, extra, pattern) => {
 		const harness = new Harness(emailCredential(sandbox(), ALICE));

@@ -9,6 +9,7 @@
  *   - Adopt Given Slugs over a known row keeps what was not sent as not sent.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { sleep as delay } from 'n8n-workflow';
 
 import { forgetProcessMemory } from '../../nodes/Recruiting/memory/registry';
 import { Harness } from '../helpers/harness';
@@ -30,7 +31,6 @@ async function sync(harness: Harness, items: IDataObject[], options: { manual?: 
 	return { result, outputs, writes: writesSince(sandbox(), from), actions: outputs.map((json) => String(json.action ?? 'none')) };
 }
 
-const delay = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
 
 /** How many candidates the sandbox stores under an e-mail. */
 const storedUnder = (email: unknown) =>
@@ -102,12 +102,60 @@ describe("issue 46: a row's life in one process", () => {
 	}, 90_000);
 });
 
+describe('issue 46: known, unchanged rows are `unchanged` wherever they run', () => {
+	it('a queue worker that knows none of the slugs (no static data, another process): unchanged rows are `unchanged`, none refused, nothing sent; a changed row needs its slug', async () => {
+		const harness = new Harness(emailCredential(sandbox(), ALICE));
+		const sheet = rows(20, 'rerunWorker');
+		expect((await sync(harness, sheet)).actions).toEqual(Array(20).fill('created'));
+		// Another process (a restart, or a queue worker of n8n 2.40+, which starts without static data).
+		forgetProcessMemory();
+		const worker = await harness.run({ parameters: upsert(), items: sheet, loadStaticData: false, onError: 'continueRegularOutput' });
+		expect(worker.items.map((item) => item.json.action)).toEqual(Array(20).fill('unchanged'));
+		forgetProcessMemory();
+		const changed = await harness.run({ parameters: upsert(), items: [{ ...sheet[0], first: 'Changed' }, ...sheet.slice(1)], loadStaticData: false, onError: 'continueRegularOutput' });
+		expect(String(changed.items[0].json.error)).toMatch(/may already exist/);
+		expect(changed.items.slice(1).map((item) => item.json.action)).toEqual(Array(19).fill('unchanged'));
+		for (const row of sheet) expect(storedUnder(row.email)).toBe(1);
+	}, 60_000);
+
+	it('a changed row sent in full: the content it had before no longer counts as sent', async () => {
+		const harness = new Harness(emailCredential(sandbox(), ALICE));
+		const [row] = rows(1, 'contentMoves');
+		await sync(harness, [row]);
+		await sync(harness, [{ ...row, first: 'Second' }]);
+		forgetProcessMemory();
+		// A process without the slug: the first content is not the candidate's any more (reverting needs the slug).
+		const back = await harness.run({ parameters: upsert(), items: [row], loadStaticData: false, onError: 'continueRegularOutput' });
+		expect(String(back.items[0].json.error)).toMatch(/may already exist/);
+		forgetProcessMemory();
+		const same = await harness.run({ parameters: upsert(), items: [{ ...row, first: 'Second' }], loadStaticData: false, onError: 'continueRegularOutput' });
+		expect(same.items[0].json.action).toBe('unchanged');
+	}, 60_000);
+});
+
+describe('issue 47: a forget asks before it acts', () => {
+	it('Forget Each Input Row and Forget All Rows without Forget Now: nothing is forgotten, the output says what would be', async () => {
+		const harness = new Harness(emailCredential(sandbox(), ALICE));
+		const sheet = rows(2, 'askFirst');
+		await sync(harness, sheet);
+		const each = await sync(harness, sheet, { manual: true, extra: { memoryAction: 'forget' } });
+		expect(each.actions).toEqual(['wouldForget', 'wouldForget']);
+		expect(String(each.outputs[0].message)).toMatch(/Nothing forgotten \(Forget Now is off\).*the published workflow's too/);
+		const all = await sync(harness, sheet, { manual: true, extra: { memoryAction: 'clearAll' } });
+		expect(all.actions).toEqual(['wouldClear']);
+		expect(all.outputs[0]).toMatchObject({ remembered: 2 });
+		const live = await sync(harness, sheet);
+		expect(live.actions).toEqual(['unchanged', 'unchanged']);
+		expect(live.writes).toEqual([]);
+	}, 60_000);
+});
+
 describe('issue 46: the preview and the memory actions agree with the real run', () => {
 	it('Dry Run after Forget Each Input Row by hand plans `created`, as the real run then does', async () => {
 		const harness = new Harness(emailCredential(sandbox(), ALICE));
 		const sheet = rows(2, 'forgotByHand');
 		await sync(harness, sheet);
-		const forgotten = await sync(harness, sheet.slice(0, 1), { manual: true, extra: { memoryAction: 'forget' } });
+		const forgotten = await sync(harness, sheet.slice(0, 1), { manual: true, extra: { memoryAction: 'forget', confirmForget: true } });
 		expect(forgotten.actions).toEqual(['forgotten']);
 		const plan = await sync(harness, sheet, { manual: true, extra: { options: { retryDelayMs: 1, dryRun: true } } });
 		const real = await sync(harness, sheet);

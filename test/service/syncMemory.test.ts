@@ -73,7 +73,7 @@ describe("sync memory: n8n's static data used without harm", () => {
 		const harness = new Harness(emailCredential(sandbox(), ALICE));
 		await sync(harness, rows(2, 'forgetWorker'));
 		const saved = clone(harness.staticData);
-		const cleared = await sync(harness, [{}], { loadStaticData: false, extra: { memoryAction: 'clearAll' } });
+		const cleared = await sync(harness, [{}], { loadStaticData: false, extra: { memoryAction: 'clearAll', confirmForget: true } });
 		expect(cleared.outputs[0].action).toBe('cleared');
 		expect(cleared.result.staticDataSaved).toBe(false);
 		expect(harness.staticData).toEqual(saved);
@@ -89,7 +89,7 @@ describe("sync memory: n8n's static data used without harm", () => {
 		expect(again.actions).toEqual(Array(5).fill('unchanged'));
 		expect(again.result.staticDataSaved).toBe(false);
 		// Forgetting a row the memory never knew changes nothing either.
-		const forget = await sync(harness, rows(1, 'never'), { extra: { memoryAction: 'forget' } });
+		const forget = await sync(harness, rows(1, 'never'), { extra: { memoryAction: 'forget', confirmForget: true } });
 		expect(forget.outputs).toMatchObject([{ action: 'forgotten', known: false }]);
 		expect(forget.result.staticDataSaved).toBe(false);
 	}, 60_000);
@@ -98,7 +98,8 @@ describe("sync memory: n8n's static data used without harm", () => {
 		const harness = new Harness(emailCredential(sandbox(), ALICE));
 		await sync(harness, rows(200, 'compact'));
 		const bytes = Buffer.byteLength(JSON.stringify(harness.staticData));
-		expect(bytes / 200).toBeLessThanOrEqual(64);
+		// 63 bytes before the content print (issue 46: 4 more bytes, for `d`).
+		expect(bytes / 200).toBeLessThanOrEqual(72);
 	}, 60_000);
 });
 

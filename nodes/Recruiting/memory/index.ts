@@ -14,12 +14,15 @@
  *
  * One `CandidateMemory` per execution (built once through the run context, `open`).
  */
-import type { ICredentialDataDecryptedObject, IExecuteFunctions } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { Journal } from './journal';
+import type { Explained } from './marks';
 import type { MatchBy } from './keys';
 import { accountScope, legacyAccountScope, legacyRowKey, normaliseKey, rowKey, stateScope } from './keys';
-import { peekSharedMemory, Shared, sharedMemory } from './registry';
+import type { Registry } from './registry';
+import { peekSharedMemory, processRegistry, Shared } from './registry';
+import type { StoreHelpers } from './storeCalls';
 import type { Remembered } from './store';
 import { decodeRow, encodeRow, FIELD, LegacyStore, NodeStore, normalRow } from './store';
 
@@ -48,6 +51,31 @@ export const NOT_LOADED_NOTICE =
  * workflow's row everywhere; a manual execution reads the saved copy and is never saved.
  */
 const loadsSavedCopy = (context: IExecuteFunctions) => ['manual', 'integrated'].includes(context.getMode()) || context.getWorkflow().active === true;
+
+/** What n8n gives an execution that the memory uses (`CandidateMemory.openIn`). */
+export interface MemoryHost {
+	workflowId: string;
+	nodeId: string;
+	/** The n8n credential's id (the memory is kept per credential and login). */
+	credentialId: string | undefined;
+	/** The workflow's global static data, and the node's (where 0.2.0 kept its memory). */
+	staticData: IDataObject;
+	nodeStaticData: IDataObject;
+	/** The node's context in the execution's data (the notebook lives there). */
+	nodeContext: IDataObject;
+	/** n8n's deduplication helpers. */
+	helpers: StoreHelpers;
+	/** Whether n8n gave this execution the saved copy of the static data (and saves what changed). */
+	writable: boolean;
+	/** Adds an execution hint. */
+	hint?: (message: string) => void;
+}
+
+/**
+ * What a row without a known slug may do (`admit`): be created, be `unchanged` (sent before with
+ * this content), or be refused for the reason given.
+ */
+export type Admission = 'create' | 'same' | 'unsure' | 'held' | 'busy' | 'sent' | 'old';
 
 export class CandidateMemory {
 	/** Row key → the key the memory of 0.2.0 and earlier used for it (only when that memory is present). */
@@ -89,23 +117,35 @@ export class CandidateMemory {
 	 */
 	static async open(context: IExecuteFunctions, credentials: ICredentialDataDecryptedObject): Promise<CandidateMemory> {
 		const node = context.getNode();
-		const writable = loadsSavedCopy(context);
-		const scope = accountScope(credentials, node.credentials?.recruitingApi?.id ?? undefined);
-		const shared = sharedMemory(String(context.getWorkflow().id ?? ''), node.id, scope);
-		shared.journal.use(context.helpers);
-		const store = new NodeStore(context.getWorkflowStaticData('global'), node.id, writable);
-		const legacy = new LegacyStore(context.getWorkflowStaticData('node'), writable);
+		const hint = typeof context.addExecutionHints === 'function' ? (message: string) => context.addExecutionHints({ message, location: 'outputPane' }) : undefined;
+		return CandidateMemory.openIn(processRegistry(), credentials, {
+			workflowId: String(context.getWorkflow().id ?? ''),
+			nodeId: node.id,
+			credentialId: node.credentials?.recruitingApi?.id ?? undefined,
+			staticData: context.getWorkflowStaticData('global'),
+			nodeStaticData: context.getWorkflowStaticData('node'),
+			nodeContext: context.getContext('node'),
+			helpers: context.helpers,
+			writable: loadsSavedCopy(context),
+			hint,
+		});
+	}
+
+	/** The execution's memory from what n8n gives the execution (`open`; a simulation gives its own, and its own registry per process). */
+	static openIn(registry: Registry, credentials: ICredentialDataDecryptedObject, host: MemoryHost): CandidateMemory {
+		const scope = accountScope(credentials, host.credentialId);
+		const shared = registry.open(host.workflowId, host.nodeId, scope);
+		shared.journal.use(host.helpers);
+		const store = new NodeStore(host.staticData, host.nodeId, host.writable);
+		const legacy = new LegacyStore(host.nodeStaticData, host.writable);
 		if (shared.running === 0) {
 			// No execution of this process runs with an older copy: what the saved copy holds need not be carried further.
 			for (const [key, learned] of shared.learned) if (store.raw(key) === learned.encoded) shared.learned.delete(key);
 		}
 		shared.running += 1;
-		const nodeContext = context.getContext('node');
-		nodeContext[NOTEBOOK] ??= {};
-		if (!writable && typeof context.addExecutionHints === 'function') {
-			context.addExecutionHints({ message: NOT_LOADED_NOTICE, location: 'outputPane' });
-		}
-		const notebook = nodeContext[NOTEBOOK] as Record<string, Remembered>;
+		host.nodeContext[NOTEBOOK] ??= {};
+		if (!host.writable) host.hint?.(NOT_LOADED_NOTICE);
+		const notebook = host.nodeContext[NOTEBOOK] as Record<string, Remembered>;
 		return new CandidateMemory(shared, store, legacy, scope, legacyAccountScope(credentials), stateScope(credentials), notebook);
 	}
 
@@ -191,7 +231,7 @@ export class CandidateMemory {
 		const noted = this.notebook[key];
 		// The notebook (an earlier try of this execution, or the failed execution a retry continues) and the saved
 		// copy may each hold what the other missed: for the same candidate, every record either knows was sent.
-		if (stored && noted && stored.s === noted.s) return { s: noted.s, p: noted.p ?? stored.p, r: [...new Set([...(stored.r ?? []), ...(noted.r ?? [])])] };
+		if (stored && noted && stored.s === noted.s) return { s: noted.s, p: noted.p ?? stored.p, r: [...new Set([...(stored.r ?? []), ...(noted.r ?? [])])], d: noted.d ?? stored.d };
 		if (noted ?? stored) return noted ?? stored;
 		const legacyKey = this.legacyKeys.get(key);
 		const old = legacyKey === undefined ? undefined : this.legacy.get(legacyKey);
@@ -205,6 +245,49 @@ export class CandidateMemory {
 	 */
 	async claim(key: string): Promise<boolean> {
 		return await this.journal.claim(key, this.visit);
+	}
+
+	/**
+	 * A row whose slug is not known here, before it is sent: `create` when this execution holds its
+	 * claim (a new row, or a stranded claim taken over), `same` when it was sent before with this
+	 * content, else why not (docs/sync-memory.md, "A row's life").
+	 */
+	async admit(key: string, content: string): Promise<Admission> {
+		if (this.held(key)) return 'held';
+		if (await this.claim(key)) return 'create';
+		const why = await this.whyNot(key, content);
+		if (why !== 'stranded') return why;
+		return (await this.claim(key)) ? 'create' : 'busy';
+	}
+
+	/**
+	 * Why a row this node does not know the slug of was not claimed (`claim` false), and what it
+	 * may do: `unsure` (this process's store calls were too slow), `held` (a creation of it from this
+	 * process got no answer), or what the journal tells of it (marks.ts `Explained`). A stranded row
+	 * (claimed by a run that ended or died before it sent it) is taken over: `stranded` means this
+	 * execution now holds it and may create it.
+	 */
+	async whyNot(key: string, content: string): Promise<'unsure' | 'held' | Explained> {
+		if (this.journal.held(key)) return 'held';
+		const standing = this.journal.answered(key);
+		if (standing === 'unsure') return 'unsure';
+		if (standing === 'taken') return 'busy';
+		return await this.journal.explain(key, this.visit, content);
+	}
+
+	/**
+	 * After a row's run: its content print is kept and written to the journal when all of it went
+	 * through (`content`), so that a process without the row's slug can tell it unchanged; when
+	 * something was sent but not all went through, the content it had before no longer holds.
+	 */
+	settled(keys: string[], content: string | undefined, sentSomething: boolean): void {
+		for (const key of keys) {
+			const row = this.recall(key);
+			if (!row || row.d === content || (content === undefined && !sentSomething)) continue;
+			this.remember(key, { ...row, d: content });
+			if (content !== undefined) this.journal.done(key, content, row.d);
+			else if (row.d !== undefined) this.journal.done(key, undefined, row.d);
+		}
 	}
 
 	/** Whether an execution of this process sent the row's creation and got no answer: it is not sent again. */
@@ -226,14 +309,22 @@ export class CandidateMemory {
 		return this.journal.answered(key) === 'unsure' ? this.journal.slowestMs : undefined;
 	}
 
+	/** The longest of this process's store calls that was too slow to trust (0: none). */
+	get slowestMs(): number {
+		return this.journal.slowestMs;
+	}
+
 	/** After a creation the service refused (nothing exists): the row may be created again. */
 	async unclaim(key: string): Promise<void> {
 		await this.journal.release([key]);
 	}
 
 	/** Remembers what reached the service for a row; writes nothing when the memory already holds it so. */
-	remember(key: string, entry: Remembered): void {
-		if (typeof entry.s !== 'string' || entry.s === '') return;
+	remember(key: string, given: Remembered): void {
+		if (typeof given.s !== 'string' || given.s === '') return;
+		// What the row's content print was stays until `settled` says otherwise.
+		const before = 'd' in given ? undefined : this.recall(key);
+		const entry = before?.s === given.s && before.d !== undefined ? { ...given, d: before.d } : given;
 		this.own.add(key);
 		this.shared.forgotten.delete(key);
 		this.journal.keep(key, this.visit);
@@ -255,28 +346,38 @@ export class CandidateMemory {
 	 * memory knew the row or the journal held its claim (a row refused as "may already exist" is
 	 * let go: its claim is removed).
 	 */
-	async forget(key: string): Promise<boolean> {
-		const known = this.recall(key) !== undefined;
+	async forget(key: string, content?: string): Promise<boolean> {
+		const remembered = this.recall(key);
+		const known = remembered !== undefined;
 		delete this.notebook[key];
 		this.own.delete(key);
-		this.shared.forget(key, this.store.raw(key));
+		this.shared.forgotByUser(key, this.store.raw(key));
 		this.store.forget(key);
 		const legacyKey = this.legacyKeys.get(key);
 		if (legacyKey !== undefined) this.legacy.moved(legacyKey);
-		const claimed = await this.journal.forget(key);
+		const claimed = await this.journal.forget(key, [content, remembered?.d].filter((print): print is string => print !== undefined));
 		return known || claimed;
 	}
 
-	/** Forgets every row of this node (all accounts): the journal's list first, at once for every process; returns how many rows the memory held. */
-	async clear(): Promise<number> {
+	/** What `clear` would forget: the rows this n8n remembers, and the entries in n8n's store (read without writing). */
+	async count(): Promise<{ rows: number; entries: number }> {
+		return { rows: Math.max(this.store.count, this.shared.learned.size), entries: await this.journal.count() };
+	}
+
+	/**
+	 * Forgets every row of this node (all accounts): the journal's list first, at once for every
+	 * process. Returns how many rows this n8n remembered, and how many entries n8n's store held.
+	 */
+	async clear(): Promise<{ rows: number; entries: number }> {
 		for (const key of Object.keys(this.notebook)) delete this.notebook[key];
-		const count = Math.max(this.store.count, this.shared.learned.size, await this.journal.clear());
+		const rows = Math.max(this.store.count, this.shared.learned.size);
+		const entries = await this.journal.clear();
 		this.own.clear();
 		this.shared.reset();
-		for (const key of this.store.keys()) this.shared.forget(key, this.store.raw(key));
+		for (const key of this.store.keys()) this.shared.forgotByUser(key, this.store.raw(key));
 		this.store.clear();
 		this.legacy.clear();
-		return count;
+		return { rows, entries };
 	}
 
 	/**

@@ -61,7 +61,12 @@ export class Shared {
 		}
 	}
 
-	forget(key: string, saved?: string): void {
+	forget(key: string): void {
+		this.learned.delete(key);
+	}
+
+	/** A row forgotten by Forget Each Input Row or Forget All Rows (see `forgotten`). */
+	forgotByUser(key: string, saved: string | undefined): void {
 		this.learned.delete(key);
 		this.forgotten.delete(key);
 		this.forgotten.set(key, saved);
@@ -88,34 +93,63 @@ export class Shared {
 	}
 }
 
+/** The key of a node's memory for one account: workflow id, node id and account scope, never mixed. */
+export const scopeKey = (workflowId: string, nodeId: string, scope: string) => JSON.stringify([workflowId, nodeId, scope]);
+
+/**
+ * The memories of one process, by node and account (a simulation makes one per simulated process,
+ * with its clock; n8n's process has the one below).
+ */
+export class Registry {
+	private readonly memories = new Map<string, Shared>();
+
+	constructor(private readonly clock: Clock = systemClock) {}
+
+	/** The shared memory of a workflow's node for one account (made on first use). */
+	open(workflowId: string, nodeId: string, scope: string): Shared {
+		const key = scopeKey(workflowId, nodeId, scope);
+		let shared = this.memories.get(key);
+		if (shared) {
+			this.memories.delete(key);
+		} else {
+			shared = new Shared(this.clock);
+			for (const [other, entry] of this.memories) {
+				if (this.memories.size < MAX_SCOPES) break;
+				if (entry.running === 0 && entry.turns.size === 0) this.memories.delete(other);
+			}
+		}
+		this.memories.set(key, shared);
+		return shared;
+	}
+
+	/** The shared memory when there is one, without opening it (a dry run's read-only look). */
+	peek(workflowId: string, nodeId: string, scope: string): Shared | undefined {
+		return this.memories.get(scopeKey(workflowId, nodeId, scope));
+	}
+
+	get size(): number {
+		return this.memories.size;
+	}
+
+	clear(): void {
+		this.memories.clear();
+	}
+}
+
 /**
  * The registry, the one piece of module-level state of the package (scripts/queue/module-state.mjs
  * names it as the only exception, with this reason).
  */
-const memories = new Map<string, Shared>();
+const memories = new Registry();
 
-/** The key of a node's memory for one account: workflow id, node id and account scope, never mixed. */
-export const scopeKey = (workflowId: string, nodeId: string, scope: string) => JSON.stringify([workflowId, nodeId, scope]);
+/** This n8n process's registry. */
+export const processRegistry = (): Registry => memories;
 
 /** The shared memory of a workflow's node for one account (made on first use). */
-export function sharedMemory(workflowId: string, nodeId: string, scope: string): Shared {
-	const key = scopeKey(workflowId, nodeId, scope);
-	let shared = memories.get(key);
-	if (shared) {
-		memories.delete(key);
-	} else {
-		shared = new Shared();
-		for (const [other, entry] of memories) {
-			if (memories.size < MAX_SCOPES) break;
-			if (entry.running === 0 && entry.turns.size === 0) memories.delete(other);
-		}
-	}
-	memories.set(key, shared);
-	return shared;
-}
+export const sharedMemory = (workflowId: string, nodeId: string, scope: string): Shared => memories.open(workflowId, nodeId, scope);
 
 /** The shared memory of a workflow's node for one account when there is one, without opening it (a dry run's read-only look). */
-export const peekSharedMemory = (workflowId: string, nodeId: string, scope: string): Shared | undefined => memories.get(scopeKey(workflowId, nodeId, scope));
+export const peekSharedMemory = (workflowId: string, nodeId: string, scope: string): Shared | undefined => memories.peek(workflowId, nodeId, scope);
 
 /** How many scopes the registry holds (for tests and the benchmark). */
 export const registrySize = () => memories.size;

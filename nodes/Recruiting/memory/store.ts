@@ -49,6 +49,8 @@ export interface Remembered {
 	p?: string;
 	/** Fingerprints of the records sent. */
 	r?: string[];
+	/** The print of the row's whole content when everything of it last went through (journal.ts `done`). */
+	d?: string;
 }
 
 /**
@@ -69,6 +71,7 @@ export interface Stored {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const HAS_PROFILE = 1;
 const UUID_SLUG = 2;
+const HAS_DONE = 4;
 
 /** The row as one string (see the file's comment). */
 export function encodeRow(row: Remembered): string {
@@ -77,6 +80,10 @@ export function encodeRow(row: Remembered): string {
 	if (row.p !== undefined) {
 		flags |= HAS_PROFILE;
 		parts.push(Buffer.from(shortPrint(row.p, PROFILE_PRINT_BYTES), 'base64url').subarray(0, PROFILE_PRINT_BYTES));
+	}
+	if (row.d !== undefined) {
+		flags |= HAS_DONE;
+		parts.push(Buffer.from(shortPrint(row.d, RECORD_PRINT_BYTES), 'base64url').subarray(0, RECORD_PRINT_BYTES));
 	}
 	if (UUID.test(row.s)) {
 		flags |= UUID_SLUG;
@@ -103,6 +110,10 @@ export function decodeRow(text: unknown): Remembered | undefined {
 	if (flags & HAS_PROFILE) {
 		row.p = bytes.subarray(at, at + PROFILE_PRINT_BYTES).toString('base64url');
 		at += PROFILE_PRINT_BYTES;
+	}
+	if (flags & HAS_DONE) {
+		row.d = bytes.subarray(at, at + RECORD_PRINT_BYTES).toString('base64url');
+		at += RECORD_PRINT_BYTES;
 	}
 	if (flags & UUID_SLUG) {
 		const hex = bytes.subarray(at, at + 16).toString('hex');

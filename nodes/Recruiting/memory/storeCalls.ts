@@ -86,15 +86,55 @@ export class StoreCalls {
 		return new Set(answer.processed.map(String));
 	}
 
+	private queued: Array<{ values: string[]; resolve: (there: Set<string>) => void; reject: (error: unknown) => void }> = [];
+
+	private draining = false;
+
+	/**
+	 * Writes `values` in one call with the values other rows asked meanwhile (rows sent at the same
+	 * time share a call); says which were there before.
+	 */
+	async recordTogether(values: string[]): Promise<Set<string>> {
+		if (values.length === 0) return new Set();
+		const answer = new Promise<Set<string>>((resolve, reject) => this.queued.push({ values, resolve, reject }));
+		if (!this.draining) void this.drain();
+		return await answer;
+	}
+
+	private async drain(): Promise<void> {
+		this.draining = true;
+		try {
+			while (this.queued.length > 0) {
+				const batch = this.queued.splice(0);
+				const values = [...new Set(batch.flatMap((asked) => asked.values))];
+				try {
+					const there = new Set<string>();
+					for (let at = 0; at < values.length; at += CHUNK) for (const value of await this.record(values.slice(at, at + CHUNK))) there.add(value);
+					for (const asked of batch) asked.resolve(there);
+				} catch (error) {
+					for (const asked of batch) asked.reject(error);
+				}
+			}
+		} finally {
+			this.draining = false;
+		}
+	}
+
 	async remove(values: string[]): Promise<void> {
 		if (typeof this.helpers.removeProcessed !== 'function') return;
 		for (let at = 0; at < values.length; at += CHUNK) await this.call(async () => await this.helpers.removeProcessed!(values.slice(at, at + CHUNK), 'node', OPTIONS));
 	}
 
+	/** How many entries the list holds (n8n's count: a read, nothing written). */
+	async count(): Promise<number> {
+		const helpers = this.helpers;
+		if (typeof helpers.getProcessedDataCount !== 'function') return 0;
+		return await this.timing.inTurn(' journal', async () => await helpers.getProcessedDataCount!('node', OPTIONS));
+	}
+
 	/**
-	 * Empties the list (one DELETE, at once for every process). Returns about how many rows it
-	 * held: every known row has two entries there (its claim and its race; tokens of executions
-	 * running at that moment count too), so that a worker that holds none of them still says.
+	 * Empties the list (one DELETE, at once for every process). Returns how many entries it held
+	 * (a row has two to seven: marks.ts), so that a worker that holds none of the rows still says.
 	 */
 	async clear(): Promise<number> {
 		const helpers = this.helpers;
@@ -102,7 +142,7 @@ export class StoreCalls {
 		return await this.timing.inTurn(' journal', async () => {
 			const entries = typeof helpers.getProcessedDataCount === 'function' ? await helpers.getProcessedDataCount('node', OPTIONS) : 0;
 			await helpers.clearAllProcessedItems!('node', OPTIONS);
-			return Math.floor(entries / 2);
+			return entries;
 		});
 	}
 }

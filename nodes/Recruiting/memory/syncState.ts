@@ -94,6 +94,12 @@ export function profileFields(print: string | undefined, order: string[]): strin
 /** A record's print: its kind and wire fields, names resolved to IDs. */
 export const recordPrint = (type: string, body: IDataObject): string => shortPrint(fingerprint(type, body), RECORD_BYTES);
 
+/**
+ * The print of a row's whole content as a run sends it: its profile's print and the prints of its
+ * valid records, in any order (journal.ts `done`: "this row was sent with this content").
+ */
+export const contentPrint = (profile: string, records: string[]): string => shortPrint(fingerprint('row content', { p: profile, r: [...new Set(records)].sort() }), RECORD_BYTES);
+
 /** The print that says a record's post had an unknown outcome. */
 export const unknownPrint = (type: string, body: IDataObject): string => shortPrint(fingerprint(`unknown ${type}`, body), RECORD_BYTES);
 

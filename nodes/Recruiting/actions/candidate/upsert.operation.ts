@@ -20,6 +20,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { MatchBy } from '../../memory';
 import { CandidateMemory } from '../../memory';
 import type { SentState } from '../../memory/syncState';
+import { contentPrint, recordPrint } from '../../memory/syncState';
 import type { RunContext, Send } from '../context';
 import { itemParameter } from '../shared/parameters';
 import type { ImportInput } from './import.operation';
@@ -29,7 +30,7 @@ import { failedFields, outputOf, rememberOutcome, unchangedResult } from './upse
 import { adoptRow, clearAllRows, forgetRow, heldInManualRun, hintMode, MANUAL_HOLD_HINT, notSentResult } from './upsert/memoryActions';
 import type { Known } from './upsert/plan';
 import { planFor } from './upsert/plan';
-import { mayExistError, readState, rowKeyOf, unsureError } from './upsert/refusals';
+import { readState, refusal, rowKeyOf, unchangedWithoutSlug } from './upsert/refusals';
 import { isDryRun, planMemory } from './upsert/dryRun';
 
 export { description } from './upsert/description';
@@ -97,18 +98,22 @@ async function createOrUpdate(
 	const written = new Map(input.planned.flatMap((record) => (record.body && !record.problem ? [[record, { ...record.body }] as const] : [])));
 	await resolveRecordNames(context, itemIndex, run, input.planned);
 	// A name that matches nothing fails the row before its candidate is created (readImport failed the other invalid records).
-	if (input.failOnRecordError) failOnInvalidRecords(context, itemIndex, input.planned);
+	if (input.failOnRecordError) failOnInvalidRecords(context, itemIndex, input.planned, failedFields(lead));
 	const known = knownOf(memory, key, input, given);
 	const slug = input.givenSlug || known?.s;
 	const plan = planFor(input, known, written, itemParameter(context, 'options.resendUnknownRecords', itemIndex, false) === true);
+	const content = contentOf(input, plan.profile);
 	if (slug !== undefined && !plan.sendProfile && plan.records.length === 0) {
 		const result = unchangedResult(slug, plan.unchanged);
-		return outputOf(memory, lead, result, false, plan, rememberOutcome(memory, [key, ...aliases], known, input, result, plan), known);
+		const output = outputOf(memory, lead, result, false, plan, rememberOutcome(memory, [key, ...aliases], known, input, result, plan), known);
+		memory.settled([key], plan.outcomeUnknown.length === 0 ? content : undefined, false);
+		return output;
 	}
 	if (heldInManualRun(context, itemIndex, run, { slug, given, plan })) return notSentResult(lead, slug, plan);
-	if (slug === undefined && (memory.held(key) || !(await memory.claim(key)))) {
-		const slowMs = memory.held(key) ? undefined : memory.doubt(key);
-		throw slowMs === undefined ? mayExistError(context, itemIndex, lead) : unsureError(context, itemIndex, lead, slowMs);
+	if (slug === undefined) {
+		const admitted = await memory.admit(key, content);
+		if (admitted === 'same') return unchangedWithoutSlug(lead, plan);
+		if (admitted !== 'create') throw refusal(context, itemIndex, lead, admitted, memory);
 	}
 	let result: IDataObject;
 	try {
@@ -122,6 +127,7 @@ async function createOrUpdate(
 		if (partial?.slug) {
 			const state = rememberOutcome(memory, [key, ...aliases], known, input, partial, plan);
 			nodeError.context.partialResult = outputOf(memory, lead, partial, slug === undefined, plan, state, known);
+			memory.settled([key], undefined, true);
 		} else {
 			if (slug === undefined && nodeError.context.mayExist === true) memory.unanswered(key);
 			// Refused before anything was created: the row may be created in a later run.
@@ -131,8 +137,18 @@ async function createOrUpdate(
 		throw nodeError;
 	}
 	const state = rememberOutcome(memory, [key, ...aliases], known, input, result, plan);
-	return outputOf(memory, lead, { ...result, summary: { ...(result.summary as IDataObject), unchanged: plan.unchanged } }, slug === undefined, plan, state, known);
+	const output = outputOf(memory, lead, { ...result, summary: { ...(result.summary as IDataObject), unchanged: plan.unchanged } }, slug === undefined, plan, state, known);
+	const clean = ['created', 'updated', 'unchanged'].includes(output.action as string);
+	memory.settled([key], clean ? content : undefined, true);
+	return output;
 }
+
+/** The print of everything the row gives: its profile and its valid records (names resolved). */
+const contentOf = (input: ImportInput, profile: string): string =>
+	contentPrint(
+		profile,
+		input.planned.filter((record) => record.body !== undefined && record.problem === undefined).map((record) => recordPrint(record.kind.type, record.body!)),
+	);
 
 /** Reads and checks the row (and its key); what the memory knows of it is asked when it is sent. */
 export async function prepare(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<Send> {
@@ -141,7 +157,7 @@ export async function prepare(this: IExecuteFunctions, itemIndex: number, run: R
 	hintMode(this, run, action);
 	if (action === 'clearAll') return clearAllRows(this, itemIndex, run, memory);
 	const row = rowKeyOf(this, itemIndex, memory);
-	if (action === 'forget') return async () => await forgetRow(this, memory, row);
+	if (action === 'forget') return async () => await forgetRow(this, itemIndex, memory, row);
 	const input = readImport(this, itemIndex);
 	const given = readState(this, itemIndex, memory, input.givenSlug);
 	const aliases = aliasKeys(memory, row.lead.matchedBy, input);

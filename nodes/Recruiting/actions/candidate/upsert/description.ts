@@ -106,6 +106,21 @@ const memoryAction: INodeProperties = {
 	displayOptions: { show },
 };
 
+/**
+ * The confirmation a forget needs before it acts (issue 47): off, the run lists what it would
+ * forget and changes nothing, for a run by hand from a draft too; on, it forgets at once, for the
+ * live workflow as well.
+ */
+const confirmForget: INodeProperties = {
+	displayName: 'Forget Now',
+	name: 'confirmForget',
+	type: 'boolean',
+	default: false,
+	description:
+		"Whether to forget at once. Off: the run only lists what it would forget and changes nothing. On: forgotten at once for every execution, the published workflow's too; its next run creates each forgotten candidate again (a duplicate unless it was deleted in the service).",
+	displayOptions: { show: { ...show, memoryAction: ['forget', 'clearAll'] } },
+};
+
 /** Beside Memory Action, for each mode that sends nothing: what it does, and to switch it back (issue 39, traps 1 and 2). */
 const SWITCH_BACK = 'Switch Memory Action back to Sync Rows after this run: left on, every execution (a production one too) does this again and syncs nothing.';
 const modeNotice = (value: string, text: string): INodeProperties => ({
@@ -122,11 +137,11 @@ const modeNotices: INodeProperties[] = [
 	),
 	modeNotice(
 		'forget',
-		'Forget Each Input Row is for candidates deleted in the service: the candidates still exist in the service unless you deleted them there, and the next Sync Rows run creates each forgotten row again (a duplicate if its candidate exists). For rows refused as "may already exist", use Adopt Given Slugs instead.',
+		'Forget Each Input Row is for candidates deleted in the service: the candidates still exist in the service unless you deleted them there, and the next Sync Rows run creates each forgotten row again (a duplicate if its candidate exists). Without Forget Now, the run only lists what it would forget. For rows refused as "may already exist", use Adopt Given Slugs instead.',
 	),
 	modeNotice(
 		'clearAll',
-		'Forget All Rows: the candidates still exist in the service, and the next Sync Rows run creates every row again (duplicates of every candidate not deleted there).',
+		'Forget All Rows: the candidates still exist in the service, and the next Sync Rows run creates every row again (duplicates of every candidate not deleted there). Without Forget Now, the run only says what it would forget.',
 	),
 ];
 
@@ -137,7 +152,7 @@ function ordered(): INodeProperties[] {
 		"The \"slug\" of this row's earlier output. Empty: the remembered candidate, or a new one. Given alone: use that candidate (Source and Employee are not sent).",
 	);
 	const options = rest.pop()!;
-	return [matchBy, matchKey, ...rest, earlierRun, slug, syncState, memoryAction, ...modeNotices, dryRunNotice, outputNotice, options];
+	return [matchBy, matchKey, ...rest, earlierRun, slug, syncState, memoryAction, confirmForget, ...modeNotices, dryRunNotice, outputNotice, options];
 }
 
 export const description: INodeProperties[] = ordered();

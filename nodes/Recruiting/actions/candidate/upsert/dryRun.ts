@@ -95,7 +95,7 @@ export async function planMemory(context: IExecuteFunctions, credentials: ICrede
 			return known;
 		},
 		// Never asked: a dry run answers Forget All Rows itself (`withDryRun`).
-		clear: async () => 0,
+		clear: async () => ({ rows: 0, entries: 0 }),
 		repair: async () => 0,
 	};
 	return Object.assign(Object.create(base) as CandidateMemory, overrides);
@@ -208,7 +208,13 @@ export function withDryRun(operation: PreparedOperation): PreparedOperation {
 			if (itemParameter<string>(this, 'memoryAction', itemIndex, 'remember') === 'clearAll') {
 				// As the real run: one output item for the whole run, paired with the first input item.
 				if (itemIndex !== 0) return async () => [];
-				return async () => ({ dryRun: true, action: 'cleared', requests: [], message: `${DRY_PREFIX} A real run forgets every row of this node.` });
+				const confirmed = itemParameter(this, 'confirmForget', 0, false) === true;
+				return async () => ({
+					dryRun: true,
+					action: confirmed ? 'cleared' : 'wouldClear',
+					requests: [],
+					message: `${DRY_PREFIX} ${confirmed ? 'A real run forgets every row of this node.' : 'A real run only says what it would forget (Forget Now is off).'}`,
+				});
 			}
 			let send: Send;
 			try {

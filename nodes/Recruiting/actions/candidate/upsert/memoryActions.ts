@@ -99,26 +99,55 @@ export async function adoptRow(context: IExecuteFunctions, itemIndex: number, ru
 	};
 }
 
-/** Forget Each Input Row: the row's output keeps its e-mail (phone, key) and the slug it had, and says what the next run does. */
-export async function forgetRow(context: IExecuteFunctions, memory: CandidateMemory, row: Omit<Row, 'aliases'>): Promise<IDataObject> {
+/** Whether a forget was confirmed (Forget Now): without it, a forget only says what it would do. */
+const confirmed = (context: IExecuteFunctions, itemIndex: number) => itemParameter(context, 'confirmForget', itemIndex, false) === true;
+
+/** What a forget does to the live workflow, in the words of its outputs. */
+const LIVE =
+	'for every execution at once, the published workflow\'s too: its next Sync Rows run creates the candidate again (a duplicate unless it was deleted in the service)';
+
+/**
+ * Forget Each Input Row: the row's output keeps its e-mail (phone, key) and the slug it had, and
+ * says what the next run does. Without Forget Now it only says what it would forget.
+ */
+export async function forgetRow(context: IExecuteFunctions, itemIndex: number, memory: CandidateMemory, row: Omit<Row, 'aliases'>): Promise<IDataObject> {
 	const slug = memory.recall(row.key)?.s;
+	if (!confirmed(context, itemIndex)) {
+		return {
+			action: 'wouldForget',
+			...leadFields(row.lead),
+			error: '',
+			...(slug ? { slug } : {}),
+			message: `Nothing forgotten (Forget Now is off). With Forget Now on, this row${slug ? ` (candidate ${slug})` : ''} is forgotten ${LIVE}.`,
+		};
+	}
 	const known = await memory.forget(row.key);
 	const message = known
-		? `Forgotten${slug ? `: candidate ${slug}` : ''}. Nothing was sent: the candidate still exists in the service unless you deleted it there, and the next Sync Rows run creates this row again (a duplicate if it exists).`
+		? `Forgotten${slug ? `: candidate ${slug}` : ''}. Nothing was sent: the candidate still exists in the service unless you deleted it there, and the next Sync Rows run creates this row again (a duplicate if it exists), the published workflow's too.`
 		: 'This node did not know this row: nothing forgotten.';
 	return { action: 'forgotten', ...leadFields(row.lead), error: '', ...(slug ? { slug } : {}), known, ...warningOf(context, 'forget'), message };
 }
 
-/** Forget All Rows: one output item for the whole run (paired with the first input item), however many rows came in. */
+/** Forget All Rows: one output item for the whole run (paired with the first input item), however many rows came in. Without Forget Now it only says what it would forget. */
 export function clearAllRows(context: IExecuteFunctions, itemIndex: number, run: RunContext, memory: CandidateMemory): Send {
 	return async () => {
-		const forgotten = await run.once('candidateMemory.clear', async () => await memory.clear());
 		if (itemIndex !== 0) return [];
+		if (!confirmed(context, itemIndex)) {
+			const { rows, entries } = await memory.count();
+			return {
+				action: 'wouldClear',
+				remembered: rows,
+				storeEntries: entries,
+				message: `Nothing forgotten (Forget Now is off). With Forget Now on, every row of this node is forgotten (${rows} remembered by this n8n, ${entries} entries in n8n's deduplication store) ${LIVE.replace('the candidate', 'every candidate')}.`,
+			};
+		}
+		const { rows, entries } = await run.once('candidateMemory.clear', async () => await memory.clear());
 		return {
 			action: 'cleared',
-			forgotten,
+			forgotten: rows,
+			storeEntries: entries,
 			...warningOf(context, 'clearAll'),
-			message: `Forgot every row of this node (${forgotten} remembered). Nothing was sent: the candidates still exist in the service, and the next Sync Rows run creates every row again (a duplicate of each candidate not deleted there).`,
+			message: `Forgot every row of this node (${rows} remembered by this n8n, ${entries} entries in n8n's deduplication store). Nothing was sent: the candidates still exist in the service, and the next Sync Rows run creates every row again (a duplicate of each candidate not deleted there), the published workflow's too.`,
 		};
 	};
 }

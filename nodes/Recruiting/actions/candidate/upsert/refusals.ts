@@ -2,18 +2,20 @@
  * Create or Update's refusals before anything is sent: a row without the value it is matched by,
  * a Sync State that cannot be used, a row whose candidate may already exist. Each says what to do.
  */
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { CandidateMemory, MatchBy } from '../../../memory';
+import type { Admission, CandidateMemory, MatchBy } from '../../../memory';
 import { MATCH_BY_LABEL, MIN_WAIT_MS, normaliseKey } from '../../../memory';
+import { EPOCH_MS } from '../../../memory/marks';
 import type { SentState, StateProblem } from '../../../memory/syncState';
 import { decodeState } from '../../../memory/syncState';
 import type { PreparedOperation, RunContext, Send } from '../../context';
 import { itemParameter } from '../../shared/parameters';
 import { readImport } from '../import.operation';
 import type { Lead } from './outcome';
-import { failedFields } from './outcome';
+import { failedFields, leadFields } from './outcome';
+import type { Plan } from './plan';
 
 /** What the row is matched by, and its value as the row gives it (trimmed text). */
 export function leadOf(context: IExecuteFunctions, itemIndex: number): Lead {
@@ -124,8 +126,8 @@ export function mayExistError(context: IExecuteFunctions, itemIndex: number, lea
 			'To go on with the candidates that exist, adopt their slugs, for every refused row at once: the output of the execution that created them lists each row\'s "slug" beside its ' +
 				`${MATCH_BY_LABEL[lead.matchedBy]} (Executions: that execution, this node; a manual run with Create in Manual Runs, or a stopped execution's error, which lists the slugs it created). ` +
 				'Give the refused rows their slugs (for a sheet: write that output\'s "slug" back to the rows and map it to Candidate Slug), set Memory Action to Adopt Given Slugs and run once: nothing is sent, each row is remembered as its candidate, and Sync Rows goes on from there.',
-			'Only for a candidate that does not exist in the service (deleted there): Forget Each Input Row, and the next run creates it again, a duplicate if it does exist.',
-		].join('\n\n'),
+			'Only for a candidate that does not exist in the service (deleted there): Forget Each Input Row with Forget Now on, and the next run creates it again, a duplicate if it does exist.',
+		].join(' '),
 	});
 	error.context.refusal = MAY_EXIST_REFUSAL;
 	// With On Error: Continue, the error item says which row it is.
@@ -142,9 +144,44 @@ export function unsureError(context: IExecuteFunctions, itemIndex: number, lead:
 		description: [
 			`Before it creates a candidate, the node claims the row in n8n's deduplication store and waits ${MIN_WAIT_MS} ms for any other execution's claim to land. One of this n8n process's calls to that store took ${Math.round(slowestMs)} ms, longer than that wait, so the node cannot tell whether another execution claimed this row at the same moment. Nothing was sent, so nothing is created twice.`,
 			'Run the row again (a later run decides it afresh), when n8n\'s database is less busy.',
-		].join('\n\n'),
+		].join(' '),
 	});
 	error.context.refusal = UNSURE_REFUSAL;
 	error.context.partialResult = failedFields(lead);
 	return error;
+}
+
+/** Marks a refusal of a row that another execution claimed and has not sent yet. */
+export const BUSY_REFUSAL = 'another execution of this node claimed them and had not sent them yet (nothing was sent for them here)';
+
+export function busyError(context: IExecuteFunctions, itemIndex: number, lead: Lead): NodeOperationError {
+	const error = new NodeOperationError(context.getNode(), `Another execution of this node is creating this row's candidate (${MATCH_BY_LABEL[lead.matchedBy]} ${String(lead.value)})`, {
+		itemIndex,
+		description: [
+			`Another execution (on this n8n or another worker) claimed this row less than ${Math.round((2 * EPOCH_MS) / 60_000)} minutes ago and has not sent its creation yet. Nothing was sent here, so nothing is created twice.`,
+			`Nothing to do: if that execution creates it, the next run finds it; if it ended without creating it (stopped, or its worker died), a run ${Math.round((2 * EPOCH_MS) / 60_000)} minutes after it ended creates it.`,
+		].join(' '),
+	});
+	error.context.refusal = BUSY_REFUSAL;
+	error.context.partialResult = failedFields(lead);
+	return error;
+}
+
+/** The error of a row not claimed for a creation, for the reason `CandidateMemory.whyNot` gave. */
+export function refusal(context: IExecuteFunctions, itemIndex: number, lead: Lead, why: Exclude<Admission, 'create' | 'same'>, memory: CandidateMemory): NodeOperationError {
+	if (why === 'unsure') return unsureError(context, itemIndex, lead, memory.slowestMs);
+	if (why === 'busy') return busyError(context, itemIndex, lead);
+	return mayExistError(context, itemIndex, lead);
+}
+
+/** A row whose slug this process does not know, sent before with exactly this content (by any execution): nothing to send. */
+export function unchangedWithoutSlug(lead: Lead, plan: Plan): IDataObject {
+	return {
+		action: 'unchanged',
+		...leadFields(lead),
+		error: '',
+		message:
+			'Unchanged: this row was sent with exactly this content before (by another execution of this node), nothing sent. This n8n process does not know its candidate\'s slug; to have it in the output, write "slug" and "syncState" back to the row (Candidate Slug, Sync State).',
+		summary: { records: 0, added: 0, failed: 0, unchanged: plan.records.length + plan.unchanged },
+	};
 }
