@@ -4,79 +4,27 @@
  * the one place that says which rows the node knows: a row is known while the journal holds its
  * claim (`claim:<key>`). Forget This Row removes the claim, Forget All Rows the whole list.
  *
- * n8n's store reads a scope's whole list, then rewrites it, per call, without a lock (a lost
- * update), and stores only hashes. A row is first asked with its claim alone: there, it is known.
- * Not there (the call wrote it), the row is contested by Fischer's timed mutual exclusion: one call
- * writes `race:<key>` with `own:<key>:<token>`; a row whose race was there is another's. Otherwise
- * the process waits, then asks again: its token and the claim still there, the row is its own;
- * its token gone while the race is there, another's. Races stay (a loser still checking must find
- * them); tokens leave at the end.
- *
- * The timing assumption, in one sentence: every call to the store writes less than `MIN_WAIT_MS`
- * after it read, or the process that made it sees the call take that long. Every process waits at
- * least `MIN_WAIT_MS` before it checks. A process that sees one of its own calls take that long
- * trusts nothing its contests decided meanwhile (those rows are `unsure`: refused, saying why),
- * and at its end checks that the rows it created still have their claims (docs/sync-memory.md).
- * Checked by a deterministic simulation: test/unit/claimsSimulation.test.ts.
+ * A row's life (docs/sync-memory.md): asked and contested (contest.ts), sent (`sent` written
+ * first), created or of unknown outcome (held), or left: each execution is a visit, and what the
+ * last of a row's visits ends takes off the store is only what no running execution still uses.
+ * A row known without its slug is explained (`explain`): sent with this content, sent, busy,
+ * stranded (taken over), or a claim of an earlier version.
  */
-import { randomBytes } from 'crypto';
-
 import type { Explained } from './marks';
 import { claimOf, doneOf, EPOCH_MS, epochAt, leaseOf, MARGIN_MS, ownOf, pendingOf, raceOf, sentOf } from './marks';
-import type { StoreHelpers, StoreTiming } from './storeCalls';
-import { CHUNK, MIN_WAIT_MS, StoreCalls } from './storeCalls';
+import type { Row, Standing } from './contest';
+import { Contest } from './contest';
+import type { StoreHelpers } from './storeCalls';
+import { CHUNK } from './storeCalls';
 
-export { MIN_WAIT_MS } from './storeCalls';
-export const MAX_WAIT_MS = 2_000;
-export const WAIT_FACTOR = 3;
-
-/** Rounds of the check before a row counts as another's (a write for other rows, read before this one's, can drop its token: the check goes on). */
-export const ROUNDS = 16;
+export type { JournalHost, Standing } from './contest';
+export { MAX_WAIT_MS, MIN_WAIT_MS, ROUNDS, WAIT_FACTOR } from './contest';
 
 /** Rounds when the claims of remembered and created rows are checked at the end. */
 const ENSURE_ROUNDS = 3;
 
-/**
- * What the journal says of a row: its claim was there before (`known`), this process holds it
- * (`mine`), another process won it (`taken`), or a call of this process took too long to trust
- * what the contest decided (`unsure`: refused like `taken`, with its own reason).
- */
-export type Standing = 'known' | 'mine' | 'taken' | 'unsure';
-
-type Waiting = { key: string; resolve: (standing: Standing) => void; reject: (error: unknown) => void };
-
-/** What the journal shares with the process's memory of the node (the registry's `Shared`). */
-export interface JournalHost extends StoreTiming {
-	/** A row whose claim was gone when asked: what the process learned of it before is void. */
-	forget(key: string): void;
-}
-
 /** How long an answer counts in this process before the row is asked again (a forget in another process is then seen). */
 export const ANSWER_MS = 30_000;
-
-/**
- * One row's life in this process (docs/sync-memory.md draws it): asked, then decided (`settled`);
- * `sent` once a creation of it went out from here, `kept` once its slug is remembered, `unknown`
- * when a creation got no answer (held for every execution of the process, not sent again). The
- * executions that asked it and have not ended are its `users`: when the last of them ends, a
- * claim it won and never used (nothing sent, nothing remembered: a stopped run, a row prepared
- * ahead) is taken off the store, so that the next run creates the row.
- */
-interface Row {
-	answer: Promise<Standing>;
-	at: number;
-	settled?: Standing;
-	users: Set<number>;
-	sent: boolean;
-	kept: boolean;
-	unknown: boolean;
-	/** Entries of this process for the row that leave the list when its last user ends: its tokens and leases. */
-	own: Set<string>;
-	/** When this process last started writing the row's lease (0: never). */
-	leasedAt: number;
-}
-
-type Names = (key: string) => { race: string; own: string };
 
 /**
  * One journal per process and node memory (it lives in the registry's `Shared`): the executions
@@ -85,13 +33,7 @@ type Names = (key: string) => { race: string; own: string };
  * visit (`begin`, `end`): what one execution's end takes off the store is only what no other
  * running execution of the process still uses.
  */
-export class Journal {
-	private readonly token = randomBytes(6).toString('base64url');
-
-	private readonly store: StoreCalls;
-
-	private readonly rows = new Map<string, Row>();
-
+export class Journal extends Contest {
 	/** Running executions (visits) and the rows each created or remembered: checked at its end. */
 	private readonly visits = new Map<number, Set<string>>();
 
@@ -102,14 +44,6 @@ export class Journal {
 
 	/** Rows forgotten in this process while executions run (`true`: all of them): an execution still running that remembers one does not claim it again. */
 	private dropped: Set<string> | true = new Set<string>();
-
-	private waiting: Waiting[] = [];
-
-	private flushing = false;
-
-	constructor(private readonly timing: JournalHost) {
-		this.store = new StoreCalls(timing);
-	}
 
 	/** The helpers of the execution that opens the memory (any execution's reach the same list: workflow id and node id). */
 	use(helpers: StoreHelpers): void {
@@ -124,22 +58,6 @@ export class Journal {
 	/** The longest call of this process that took `MIN_WAIT_MS` or longer (0: none): what an `unsure` row says. */
 	get slowestMs(): number {
 		return this.store.slowestMs;
-	}
-
-	private get waitMs(): number {
-		return Math.min(MAX_WAIT_MS, Math.max(MIN_WAIT_MS, WAIT_FACTOR * this.store.longestMs));
-	}
-
-	private get now(): number {
-		return this.timing.clock.now();
-	}
-
-	private async record(values: string[]): Promise<Set<string>> {
-		return await this.store.record(values);
-	}
-
-	private async remove(values: string[]): Promise<void> {
-		await this.store.remove(values);
 	}
 
 	private later(work: Promise<unknown>): void {
@@ -162,46 +80,18 @@ export class Journal {
 			if (this.dropped !== true) this.dropped.delete(key);
 			row = this.ask(key, row);
 		}
-		if (this.visits.has(visit)) row.users.add(visit);
+		this.use_(row, visit);
 		return await row.answer;
 	}
 
-	private ask(key: string, before: Row | undefined, enter: (row: Row) => Promise<Standing> = () => new Promise<Standing>((resolve, reject) => this.waiting.push({ key, resolve, reject }))): Row {
-		const row: Row = { answer: Promise.resolve('taken'), at: this.now, users: before?.users ?? new Set(), sent: false, kept: false, unknown: false, own: before?.own ?? new Set(), leasedAt: 0 };
-		this.rows.set(key, row);
-		row.answer = enter(row);
-		row.answer.then(
-			(standing) => {
-				[row.settled, row.at] = [standing, this.now];
-				if (standing === 'mine') this.timing.forget(key);
-			},
-			() => {
-				if (this.rows.get(key) === row) this.rows.delete(key);
-			},
-		);
-		if (!this.flushing && this.waiting.length > 0) void this.flush();
-		return row;
-	}
-
-	/** The answer for a row, when it came (undefined: not asked, or not answered yet). */
-	answered(key: string): Standing | undefined {
-		return this.rows.get(key)?.settled;
+	/** The row is used by this visit (its end counts it). */
+	private use_(row: Row, visit: number): void {
+		if (this.visits.has(visit)) row.users.add(visit);
 	}
 
 	/** Whether a creation of the row went out from this process without an answer: no execution of the process sends it again. */
 	held(key: string): boolean {
 		return this.rows.get(key)?.unknown === true;
-	}
-
-	/** Writes the leases of `keys` (with `values`), and notes when. */
-	private async leased(keys: string[], values: string[]): Promise<Set<string>> {
-		const [at, epoch] = [this.now, epochAt(this.now)];
-		for (const key of keys) {
-			const row = this.rows.get(key);
-			row?.own.add(leaseOf(key, epoch));
-			if (row) row.leasedAt = at;
-		}
-		return await this.record([...values, ...keys.map((key) => leaseOf(key, epoch))]);
 	}
 
 	/**
@@ -214,7 +104,7 @@ export class Journal {
 		let row = this.rows.get(key);
 		if (!row || row.unknown) return false;
 		if (this.available && !row.sent && this.now - row.leasedAt > EPOCH_MS - MARGIN_MS) {
-			if ((await this.retake(key, visit)) !== 'mine') return false;
+			if ((await this.retake(key, (row) => this.use_(row, visit))) !== 'mine') return false;
 			row = this.rows.get(key)!;
 		}
 		if (this.available && !row.sent) await this.store.recordTogether([sentOf(key)]);
@@ -239,97 +129,6 @@ export class Journal {
 
 	private isDropped(key: string): boolean {
 		return this.dropped === true || this.dropped.has(key);
-	}
-
-	/**
-	 * Asks the waiting rows, one batch at a time, with a lease (the asker is alive): a row whose
-	 * claim is there is `known` (its lease is taken off again). A row whose claim was not (this
-	 * call wrote it: a new row, or a forgotten one) is contested: one call writes `race:<key>` with
-	 * this process's token and the row's two `pending` entries; a row whose race another process
-	 * had entered is `taken`; the others are decided after the wait (`decide`). A slow first call
-	 * counts too: it may have written back a list read before another process's race.
-	 */
-	private async flush(): Promise<void> {
-		this.flushing = true;
-		try {
-			while (this.waiting.length > 0) {
-				const batch = this.waiting.splice(0, CHUNK);
-				try {
-					const slowBefore = this.store.slowCalls;
-					const claimed = await this.leased(
-						batch.map(({ key }) => key),
-						batch.map(({ key }) => claimOf(key)),
-					);
-					const known = batch.filter(({ key }) => claimed.has(claimOf(key)));
-					const contested = batch.filter(({ key }) => !claimed.has(claimOf(key)));
-					for (const { resolve } of known) resolve('known');
-					if (contested.length > 0) {
-						for (const { key } of contested) this.rows.get(key)?.own.add(ownOf(key, this.token));
-						const raced = await this.record(contested.flatMap(({ key }) => [raceOf(key), ownOf(key, this.token), ...pendingOf(key)]));
-						const open = contested.filter(({ key, resolve }) => (raced.has(raceOf(key)) ? (resolve('taken'), false) : true));
-						if (open.length > 0) void this.decide(open, slowBefore, (key) => ({ race: raceOf(key), own: ownOf(key, this.token) }));
-					}
-					await this.remove(known.flatMap(({ key }) => [...(this.rows.get(key)?.own ?? [])].filter((value) => value.startsWith('lease:'))));
-				} catch (error) {
-					for (const entry of batch) entry.reject(error);
-				}
-			}
-		} finally {
-			this.flushing = false;
-		}
-	}
-
-	/**
-	 * Fischer's check: after the wait, a row whose token is still there (and its claim) is this
-	 * process's; one whose token is gone while the race is there is another's. A row whose token
-	 * or claim a later write dropped is written again by this read, and checked after another wait.
-	 * A call of this process that took `MIN_WAIT_MS` or longer since the row was asked leaves the rest `unsure`.
-	 */
-	private async decide(batch: Waiting[], slowBefore: number, names: Names): Promise<void> {
-		let open = batch;
-		try {
-			for (let round = 0; round < ROUNDS && open.length > 0 && this.store.slowCalls === slowBefore; round++) {
-				// Then 1–2 waits: two processes whose checks keep dropping each other's writes fall out of step.
-				await this.timing.clock.sleep(this.waitMs * (round === 0 ? 1 : 1 + this.timing.clock.random()));
-				const keys = open.map(({ key }) => key);
-				const there = await this.leased(
-					keys,
-					keys.flatMap((key) => [names(key).own, names(key).race, claimOf(key)]),
-				);
-				if (this.store.slowCalls !== slowBefore) break;
-				open = open.filter(({ key, resolve }) => {
-					const own = there.has(names(key).own);
-					if (own && there.has(claimOf(key))) resolve('mine');
-					else if (!own && there.has(names(key).race)) resolve('taken');
-					else return true;
-					return false;
-				});
-			}
-			for (const { resolve } of open) resolve(this.store.slowCalls !== slowBefore ? 'unsure' : 'taken');
-		} catch (error) {
-			for (const entry of open) entry.reject(error);
-		}
-	}
-
-	/**
-	 * The epoch contest, for a claim that went stale: its holder's lease is about to expire
-	 * (`claim`), or no process holds it any more (`explain`: stranded). One call writes the races
-	 * of this epoch and the next with this process's token of this epoch: a race that was there is
-	 * another taker's; otherwise Fischer's check decides, as for a new row.
-	 */
-	private async retake(key: string, visit: number): Promise<Standing> {
-		const before = this.rows.get(key);
-		const row = this.ask(key, before, async (fresh) => {
-			const slowBefore = this.store.slowCalls;
-			const epoch = epochAt(this.now);
-			const own = ownOf(key, this.token, epoch);
-			fresh.own.add(own);
-			const raced = await this.leased([key], [raceOf(key, epoch), raceOf(key, epoch + 1), own]);
-			if (raced.has(raceOf(key, epoch)) || raced.has(raceOf(key, epoch + 1))) return 'taken';
-			return await new Promise<Standing>((resolve, reject) => void this.decide([{ key, resolve, reject }], slowBefore, () => ({ race: raceOf(key, epoch), own })));
-		});
-		if (this.visits.has(visit)) row.users.add(visit);
-		return await row.answer;
 	}
 
 	/**
@@ -359,7 +158,7 @@ export class Journal {
 		else if (there.has(pending) && (await second(pending2, pending))) explained = 'stranded';
 		await this.remove(wrote);
 		if (explained !== 'stranded') return explained;
-		return (await this.retake(key, visit)) === 'mine' ? 'stranded' : 'busy';
+		return (await this.retake(key, (row) => this.use_(row, visit))) === 'mine' ? 'stranded' : 'busy';
 	}
 
 	/** After everything of a row went through: its content is written (and the content it had before taken off), in the background. */
