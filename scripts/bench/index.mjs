@@ -22,7 +22,8 @@
 //            next run in it without rate-limit headers, and a first run with each header style
 //            (--rate-limit-headers): requests answered 429 and the time against the ideal
 //            (BENCH autoShare429Cold/Warm/Headers: the token bucket's; autoShare429Headers<Limiter>
-//            and limits.<limiter>: each limiter's)
+//            and limits.<limiter>: each limiter's); then a per-minute quota (issue 48: 1,200 per 60 s, a
+//            fixed window, 3,000 creations, without headers and with X-RateLimit; BENCH minute.<run>)
 // `--smoke` runs the profiles and limits sections tiny (Auto only, twice, no real n8n; the limits with headers x, each
 // limiter, and without headers the token bucket only): about a minute on an idle machine, for CI.
 // Prints the tables and the targets; the last line is `BENCH {json}` (see docs/benchmarks.md, "What to expect: speed, measured").
@@ -47,6 +48,8 @@ const { values: args } = parseArgs({
 		smoke: { type: 'boolean', default: false },
 		sections: { type: 'string' },
 		'limit-rows': { type: 'string' },
+		'minute-rows': { type: 'string' },
+		'minute-styles': { type: 'string' },
 		'header-styles': { type: 'string' },
 		limiters: { type: 'string' },
 		profiles: { type: 'string', default: 'fast,capacity,rate-limited,flaky' },
@@ -71,6 +74,9 @@ if (args.help) {
   --smoke                  tiny run (profiles and limits sections, Auto only; about a minute): CI checks the script works, not figures
   --sections LIST          cpu,latency,remote,profiles,limits (default: all five)
   --limit-rows N           creations per run of the limits section (default 600, as the targets are set, --quick too; --smoke 80)
+  --minute-rows N          creations per run of the limits section's per-minute case (1,200 per 60 s, a fixed
+                           window; default 3000, --quick too; --smoke and 0: not run)
+  --minute-styles LIST     its runs: none (no headers) and header styles (default none,x)
   --header-styles LIST     header styles of the limits section (default x,x-unix,ietf,ietf-draft; --quick x,ietf; --smoke x)
   --limiters LIST          how the sandbox counts in the limits section: bucket, fixed (a window per calendar second),
                            sliding (any second) (default bucket,fixed,sliding)
@@ -198,7 +204,7 @@ const label = {
 
 const rate = (result) => result.requests / (result.wallMs / 1000);
 const cpuPerRequest = (result) => result.cpuMs / result.requests;
-const results = { cpu: [], latency: [], remote: [], profiles: [], limits: [] };
+const results = { cpu: [], latency: [], remote: [], profiles: [], limits: [], minute: [] };
 
 // ---- cpu: 0 ms latency, CPU per request and peak RSS ---------------------------------------
 if (sections.has('cpu')) {
@@ -359,6 +365,25 @@ if (sections.has('limits')) {
 			progress(out.some((result) => result.error) ? 'failed\n' : `${out.map((result) => fmt(result.wallMs / 1000, 1)).join(' and ')} s\n`);
 			for (const result of out) results.limits.push({ limiter, style, rows: limitRows, ...result });
 		}
+	}
+}
+
+// The per-minute case (issue 48): 1,200 creations per 60 s, a fixed window aligned on the clock's
+// minute whose 429s say Retry-After to its end; one node run (a fresh process) without headers and
+// with each style asked. The ideal is the creations ÷ 20 per second (3,000: 150 s).
+const MINUTE_LIMIT = 1200;
+const MINUTE_WINDOW_S = 60;
+const minuteRows = Number(args['minute-rows'] ?? (smoke ? 0 : 3000));
+const minuteStyles = list(args['minute-styles'] ?? 'none,x');
+if (sections.has('limits') && minuteRows > 0) {
+	for (const style of minuteStyles) {
+		const headers = style === 'none' ? [] : ['--rate-limit-headers', style];
+		const sandbox = await startSandbox(0, ['--latency', '20', '--rate-limit', String(MINUTE_LIMIT), '--rate-window', String(MINUTE_WINDOW_S), '--rate-limiter', 'fixed', '--admin', ...headers]);
+		progress(`  limit ${MINUTE_LIMIT} per ${MINUTE_WINDOW_S} s (fixed), ${minuteRows} creations, ${style === 'none' ? 'no headers' : `headers ${style}`} … `);
+		const out = await runClient('node', [{ name: 'cold', url: sandbox.url, rows: minuteRows, concurrency: 'auto', warmup: 0, phases: ['create'], countsUrl: sandbox.url, latencyMs: 20 }]);
+		await sandbox.stop();
+		progress(out.some((result) => result.error) ? 'failed\n' : `${out.map((result) => fmt(result.wallMs / 1000, 1)).join(' and ')} s\n`);
+		for (const result of out) results.minute.push({ style: style === 'none' ? undefined : style, rows: minuteRows, ...result });
 	}
 }
 
@@ -646,6 +671,34 @@ if (results.limits.length > 0) {
 	}
 }
 
+if (results.minute.length > 0) {
+	const idealS = (result) => (result.rows / MINUTE_LIMIT) * MINUTE_WINDOW_S;
+	console.log(
+		`\nA limit of ${MINUTE_LIMIT} requests per ${MINUTE_WINDOW_S} s (the sandbox at 20 ms, a fixed window aligned on the minute, 429 with Retry-After to its end); ` +
+			`${minuteRows} creations in one node run with Auto, a fresh process each; the ideal is ${fmt((minuteRows / MINUTE_LIMIT) * MINUTE_WINDOW_S, 0)} s, the creations ÷ ${MINUTE_LIMIT / MINUTE_WINDOW_S} per second:`,
+	);
+	const share = (result) => result.answered429 / result.sandboxRequests;
+	const overIdeal = (result) => result.wallMs / 1000 / idealS(result);
+	printTable(
+		['limit', 'run', 'requests', 'answered 429', 'share 429', 'seconds', '× ideal', 'items failed'],
+		results.minute.map((result) =>
+			ok(result)
+				? [`${MINUTE_LIMIT}/${MINUTE_WINDOW_S} s fixed`, result.style ? `first run, headers ${result.style}` : 'first run, no headers', result.sandboxRequests, result.answered429, `${fmt(100 * share(result), 2)}%`, fmt(result.wallMs / 1000, 1), fmt(overIdeal(result), 2), result.failed]
+				: [`${MINUTE_LIMIT}/${MINUTE_WINDOW_S} s fixed`, result.style ?? 'no headers', errorCell(result), '', '', '', '', ''],
+		),
+	);
+	for (const result of results.minute.filter(ok)) {
+		const headed = result.style !== undefined;
+		const met = overIdeal(result) <= 1.2 && result.failed === 0 && (!headed || share(result) <= 0.01);
+		console.log(
+			`Target, per minute, ${headed ? `headers ${result.style}: ≤ 1% answered 429 and ` : 'no headers: '}≤ 1.2× the ideal time, no item failed → ${fmt(100 * share(result), 2)}%, ${fmt(overIdeal(result), 2)}×, ${result.failed} failed ${met ? 'MET' : 'MISSED'}`,
+		);
+	}
+	bench.minute = Object.fromEntries(
+		results.minute.filter(ok).map((result) => [result.style ? `headers-${result.style}` : 'none', { requests: result.sandboxRequests, answered429: result.answered429, seconds: Number((result.wallMs / 1000).toFixed(2)), overIdeal: Number(overIdeal(result).toFixed(3)), failed: result.failed }]),
+	);
+}
+
 // ---- the hand-wired chain: Import with Auto against login + 5 HTTP Request nodes in a real n8n --------
 // The HTTP Request node of the profiles section sends creations only, all at once; a chain's steps
 // wait for each other (the update needs the creation's slug). So the target's figure comes from
@@ -696,5 +749,5 @@ if (sections.has('profiles')) bench.profileRepeats = profileRepeats;
 bench.smoke = smoke;
 bench.seconds = Math.round((performance.now() - started) / 1000);
 console.log(`\nBENCH ${JSON.stringify(bench)}`);
-const failures = [...results.cpu, ...results.latency, ...results.remote, ...results.profiles, ...results.limits].filter((entry) => entry.error);
+const failures = [...results.cpu, ...results.latency, ...results.remote, ...results.profiles, ...results.limits, ...results.minute].filter((entry) => entry.error);
 process.exit(failures.length > 0 ? 1 : 0);

@@ -63,7 +63,7 @@ export function settingsFromFlags(flags: CliFlags, tokenLocations: readonly Toke
 	};
 }
 
-/** `--profile` (a service profile), then `--latency`, `--capacity`, `--rate-limit`, `--unavailable-rate` over it. */
+/** `--profile` (a service profile), then `--latency`, `--capacity`, `--rate-limit` (per `--rate-window` seconds), `--unavailable-rate` over it. */
 function faultsFromFlags(flags: CliFlags): FaultConfig | undefined {
 	const profile = flags.profile;
 	if (profile !== undefined && !isProfile(profile)) throw new Error(`--profile must be one of ${PROFILE_NAMES.join(', ')}`);
@@ -74,6 +74,11 @@ function faultsFromFlags(flags: CliFlags): FaultConfig | undefined {
 	if (capacity !== undefined) faults.capacity = capacity;
 	const perSecond = integerFlag(flags, 'rate-limit');
 	if (perSecond !== undefined) faults.rateLimitPerSecond = perSecond;
+	const windowS = integerFlag(flags, 'rate-window');
+	if (windowS !== undefined) {
+		if (windowS < 1 || windowS > 86_400) throw new Error('--rate-window must be a number of seconds from 1 to 86400');
+		faults.rateLimitWindowS = windowS;
+	}
 	const headers = flags['rate-limit-headers'];
 	if (headers !== undefined) {
 		if (typeof headers !== 'string' || !(RATE_LIMIT_HEADER_STYLES as readonly string[]).includes(headers)) {

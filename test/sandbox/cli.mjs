@@ -20,7 +20,8 @@ const USAGE = `Usage: node test/sandbox/cli.mjs [options]
                         rate-limited-headers (rate-limited announcing it in X-RateLimit-*);
                         the flags below (and --latency) change a profile's values
   --capacity K          at most K requests served at once, the others wait
-  --rate-limit N        at most N requests per second, 429 with Retry-After beyond
+  --rate-limit N        at most N requests per second (per --rate-window), 429 with Retry-After beyond
+  --rate-window S       the window of --rate-limit in seconds (default 1; 60: per minute, 86400: per day)
   --rate-limit-headers STYLE
                         every answer announces the limit: x (X-RateLimit-*, reset in seconds),
                         x-unix (reset as a Unix time), ietf (RateLimit-Policy / RateLimit),
@@ -57,6 +58,7 @@ try {
 			profile: { type: 'string' },
 			capacity: { type: 'string' },
 			'rate-limit': { type: 'string' },
+			'rate-window': { type: 'string' },
 			'rate-limit-headers': { type: 'string' },
 			'rate-limiter': { type: 'string' },
 			'rate-policies': { type: 'string' },

@@ -106,7 +106,7 @@ export class FaultInjector {
 		this.sessionUse.clear();
 		this.loginScript = [...(config.loginScript ?? [])];
 		const policies: RatePolicy[] = [
-			...(nonNegative(config.rateLimitPerSecond) > 0 ? [{ name: 'default', limit: Math.floor(nonNegative(config.rateLimitPerSecond)), windowS: 1 }] : []),
+			...(nonNegative(config.rateLimitPerSecond) > 0 ? [{ name: 'default', limit: Math.floor(nonNegative(config.rateLimitPerSecond)), windowS: Math.max(1, Math.floor(nonNegative(config.rateLimitWindowS ?? 1))) }] : []),
 			...(config.rateLimitPolicies ?? []),
 		];
 		this.limiter = policies.length > 0 ? new Limiter(config.rateLimiter ?? 'bucket', policies) : undefined;

@@ -73,9 +73,29 @@ describe('the limiters (a clock of the test\'s own)', () => {
 		expect(() => faults({ 'rate-limiter': 'leaky' })).toThrow(/--rate-limiter must be one of bucket, fixed, sliding/);
 		expect(() => faults({ 'rate-policies': 'burst=100' })).toThrow(/not name:limit\/seconds/);
 	});
+
+	it('the command line: --rate-window S counts --rate-limit over a window of S seconds (issue 48: a per-minute quota)', () => {
+		const faults = (flags: Record<string, string>) => settingsFromFlags(flags, TOKEN_LOCATIONS).options.faults;
+		expect(faults({ 'rate-limit': '1200', 'rate-window': '60', 'rate-limiter': 'fixed' })).toEqual({ rateLimitPerSecond: 1200, rateLimitWindowS: 60, rateLimiter: 'fixed' });
+		expect(() => faults({ 'rate-limit': '5', 'rate-window': '0' })).toThrow(/--rate-window must be a number of seconds from 1 to 86400/);
+		expect(() => faults({ 'rate-limit': '5', 'rate-window': '86401' })).toThrow(/--rate-window/);
+	});
 });
 
 describe('over HTTP', () => {
+	it('--rate-window: 3 per minute in a fixed window: the fourth request is answered 429 with a Retry-After to the window\'s end, and a Date header', async () => {
+		const sandbox = await startSandbox({ faults: { rateLimitPerSecond: 3, rateLimitWindowS: 60, rateLimiter: 'fixed' } });
+		started.push(sandbox);
+		const replies = [];
+		for (let i = 0; i < 4; i++) replies.push(await call(sandbox, 'GET', '/v1/general/business-areas'));
+		expect(replies.map((reply) => reply.status)).toEqual([200, 200, 200, 429]);
+		const retryAfter = Number(replies[3].headers.get('retry-after'));
+		const secondsLeft = 60 - (Math.floor(Date.now() / 1000) % 60);
+		expect(retryAfter).toBeGreaterThanOrEqual(1);
+		expect(retryAfter).toBeLessThanOrEqual(Math.max(secondsLeft, 1) + 1);
+		expect(Number.isNaN(Date.parse(replies[3].headers.get('date') ?? ''))).toBe(false);
+	});
+
 	it.each(LIMITER_KINDS)('%s: 7 requests at once under 5 an hour: 5 served, 2 answered 429 with Retry-After, every answer announcing both policies', async (kind) => {
 		// An hour's window: the requests cannot straddle its edge on a busy machine.
 		const sandbox = await startSandbox({ faults: { rateLimiter: kind, rateLimitPolicies: parsePolicies('hour:5/3600,day:50/86400'), rateLimitHeaders: 'ietf' } });

@@ -87,6 +87,13 @@ export interface FaultConfig {
 	 */
 	rateLimitPerSecond?: number;
 	/**
+	 * The window of `rateLimitPerSecond`, in seconds (default 1; issue 48): `rateLimitPerSecond`
+	 * requests per this many seconds, counted by `rateLimiter` (a fixed window aligned on the clock,
+	 * a sliding one, or a bucket refilled over it). A 429's `Retry-After` counts to when a request
+	 * would be accepted (a fixed window: its end).
+	 */
+	rateLimitWindowS?: number;
+	/**
 	 * With `rateLimitPerSecond`: every answer announces the bucket (its size, the tokens left, the
 	 * seconds until it is full) in one header style: `x` (X-RateLimit-Limit/-Remaining/-Reset, the
 	 * reset in seconds), `x-unix` (the same, the reset as a Unix time), `ietf` (the httpapi draft's

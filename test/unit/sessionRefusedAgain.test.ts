@@ -47,7 +47,7 @@ describe('a request refused again after a session was renewed for it', () => {
 		const { wait, reread, now } = world([[200, theirs]]);
 		const owner = ownerAfterLogin(own);
 		owner.ticket();
-		expect(await owner.expired(own, reread, wait, true)).toBe('retry');
+		expect(await owner.expired(own, reread, wait, { renewed: true })).toBe('retry');
 		expect(owner.held).toBe(theirs);
 		expect(now()).toBeGreaterThanOrEqual(200);
 		expect(now()).toBeLessThan(1000);
@@ -64,7 +64,7 @@ describe('a request refused again after a session was renewed for it', () => {
 			now += ms;
 			owner.authorised(own, owner.ticket());
 		};
-		expect(await owner.expired(own, reread, wait, true)).toBe('final');
+		expect(await owner.expired(own, reread, wait, { renewed: true })).toBe('final');
 		expect(owner.held).toBe(own);
 		expect(now).toBeLessThan(500);
 	});
@@ -81,7 +81,7 @@ describe('a request refused again after a session was renewed for it', () => {
 			owner.authorised(own, before);
 			await wait(ms);
 		};
-		expect(await owner.expired(own, reread, late, true)).toBe('retry');
+		expect(await owner.expired(own, reread, late, { renewed: true })).toBe('retry');
 		expect(owner.held).toBe(theirs);
 	});
 
@@ -94,7 +94,7 @@ describe('a request refused again after a session was renewed for it', () => {
 			owner.forget(own);
 			await wait(ms);
 		};
-		expect(await owner.expired(own, reread, renewing, true)).toBe('retry');
+		expect(await owner.expired(own, reread, renewing, { renewed: true })).toBe('retry');
 	});
 
 	it('no sign either way (nothing else in flight, nothing newer stored): final after about a second at most, with no login', async () => {
@@ -102,7 +102,7 @@ describe('a request refused again after a session was renewed for it', () => {
 		const { wait, reread, now, waits } = world([]);
 		const owner = ownerAfterLogin(own);
 		owner.ticket();
-		expect(await owner.expired(own, reread, wait, true)).toBe('final');
+		expect(await owner.expired(own, reread, wait, { renewed: true })).toBe('final');
 		expect(owner.held).toBe(own);
 		expect(waits.length).toBeGreaterThan(0);
 		expect(now()).toBeLessThanOrEqual(1000);
@@ -119,7 +119,7 @@ describe('a renewal after a session that served', () => {
 		const owner = ownerAfterLogin(served);
 		owner.authorised(served, owner.ticket());
 		// 150 ms lies inside the second look's wait (300 ms × 0.5 to 1.5).
-		expect(await owner.expired(served, reread, wait, false)).toBe('renewed');
+		expect(await owner.expired(served, reread, wait, {})).toBe('renewed');
 		expect(owner.held).toBe(theirs);
 		expect(now()).toBeGreaterThanOrEqual(150);
 	});
@@ -129,7 +129,7 @@ describe('a renewal after a session that served', () => {
 		const { wait, reread } = world([]);
 		const owner = ownerAfterLogin(served);
 		owner.authorised(served, owner.ticket());
-		expect(await owner.expired(served, reread, wait, false)).toBe('renewed');
+		expect(await owner.expired(served, reread, wait, {})).toBe('renewed');
 		expect(owner.held).toBe('');
 		expect(owner.tryLead()).toBeDefined();
 	});

@@ -16,7 +16,7 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { AuthMode, LoginFailure } from './auth';
-import { ANONYMOUS, CREDENTIAL_TYPE, authMode, markLoginOnly, readLoginFailure, transientLogin, unreachableMessage } from './auth';
+import { ANONYMOUS, CREDENTIAL_TYPE, authMode, loginRetryWait, markLoginOnly, readLoginFailure, unreachableMessage } from './auth';
 import type { ApiRequest, Outcome } from './attempt';
 import { attempt, isRepeatable, loginFailureOf, wireOptions } from './attempt';
 import type { ErrorDetails } from './errors';
@@ -51,7 +51,6 @@ interface Lease {
 	turn?: LoginTurn;
 }
 
-
 /** The error, when it is the refusal of a request never sent because the run is stopping (not a failure of its own). */
 export function notSentStopping(error: unknown): NodeOperationError | NodeApiError | undefined {
 	return (error instanceof NodeOperationError || error instanceof NodeApiError) && error.context.notSentStopping === true ? error : undefined;
@@ -74,12 +73,10 @@ class Call {
 	private withoutStaleSession = false;
 
 	/** A session was renewed for this request (it logs in at most once: refused again, the 401 is its answer). */
-	private renewedFor = false;
+	private readonly refusals = { renewed: false };
 
 	private readonly mode: AuthMode;
-
 	private readonly repeatable: boolean;
-
 	private readonly wait;
 
 	constructor(
@@ -115,9 +112,7 @@ class Call {
 	private checkRunning(): void {
 		if (cancelled(this.context)) throw this.error('The execution was cancelled before the request was sent');
 		if (this.transport.stopped) {
-			const error = new NodeOperationError(this.context.getNode(), 'Not sent: the run is stopping because an earlier item failed', {
-				itemIndex: this.request.itemIndex,
-			});
+			const error = new NodeOperationError(this.context.getNode(), 'Not sent: the run is stopping because an earlier item failed', { itemIndex: this.request.itemIndex });
 			error.context.notSentStopping = true;
 			throw error;
 		}
@@ -144,11 +139,12 @@ class Call {
 	 * (preAuthentication, which stores the token in the credential) and then sends this request.
 	 * Under a rate cap the login counts as a request of its own: it goes with a carrier that is
 	 * never sent, and this request takes the next turn. A login the service refused for a moment
-	 * (429, 5xx, a broken connection) is tried again here, while the other requests wait; a login
-	 * that failed for good fails them all.
+	 * (429, 5xx, a broken connection) is tried again here (`loginRetryWait`), while the other
+	 * requests wait; a login that failed for good fails them all.
 	 */
 	private async sendLoggingIn(lease: Lease, turn: LoginTurn): Promise<Outcome> {
 		const { pacer } = this.transport;
+		const since = Date.now();
 		for (let tries = 0; ; tries++) {
 			if (cancelled(this.context) || this.transport.stopped) turn.abandoned();
 			this.checkRunning();
@@ -166,11 +162,12 @@ class Call {
 				return await this.send(lease.data);
 			}
 			const failure = readLoginFailure(data) ?? loginFailureOf(outcome, this.credentials);
-			if (!transientLogin(failure) || tries >= this.transport.retry.maxRetries || cancelled(this.context)) {
+			const waitMs = cancelled(this.context) ? undefined : loginRetryWait(failure, tries, this.transport.retry, Date.now() - since);
+			if (waitMs === undefined) {
 				turn.failed(failure);
 				throw this.loginError(failure);
 			}
-			await this.wait(this.delay(tries, failure.retryAfterMs));
+			await this.wait(waitMs);
 		}
 	}
 
@@ -276,9 +273,9 @@ class Call {
 			return true;
 		}
 		const owner = this.transport.session(this.credentials);
-		const verdict = await owner.expired(lease.tokenUsed, async () => await this.context.getCredentials(CREDENTIAL_TYPE), this.wait, this.renewedFor);
+		const verdict = await owner.expired(lease.tokenUsed, async () => await this.context.getCredentials(CREDENTIAL_TYPE), this.wait, this.refusals, lease.ticket);
 		if (typeof verdict !== 'string') throw this.loginError(verdict);
-		if (verdict === 'renewed') this.renewedFor = true;
+		if (verdict === 'renewed') this.refusals.renewed = true;
 		return verdict !== 'final';
 	}
 }

@@ -19,6 +19,13 @@
  *   401 is this request's answer (its item fails, the others go on at full speed); a renewal by
  *   another request, or a newer session stored with the credential, means the session ended and
  *   the request is sent again with the new one. With no sign either way, the 401 is its answer.
+ * - A 401 with the session in use when the session served a request sent after this one (looked
+ *   for about a second while such requests are out): the session works, the 401 is this request's
+ *   answer (its item fails), and nobody logs in (issue 48).
+ * - A handful of logins per run whatever the share of refused requests: after two logins that
+ *   did not help (the request was refused again while the session served others), a 401 with no
+ *   sign either way is the request's own answer when the session's last answer was a success; a
+ *   second 401 in a row (the session ended) logs in (issue 48: one login per refused row before).
  * - And per execution: five own logins in a row whose sessions served nothing end the renewals.
  *   Only a success with the session in use ends the row: another item's success with an older
  *   session does not. Taking up a session another execution stored does not count: on a service
@@ -41,6 +48,18 @@ import { markOpened, openSessionToken } from './token';
  * time to serve.
  */
 const MAX_FRUITLESS_LOGINS = 5;
+
+/**
+ * Logins that did not help (the request that needed it was refused again while the session served
+ * others) before a lone 401 is taken for the request's own answer (issue 48: 9 logins for 8 refused
+ * rows of 40; on a service that limits logins, a refused login failed every later row).
+ */
+const MAX_WASTED_LOGINS = 2;
+
+/** The answers kept of the session in use, and how often and how far apart a 401 looks for those of the requests sent after it. */
+const MAX_ANSWERS = 512;
+const ANSWER_LOOKS = 10;
+const ANSWER_WAIT_MS = 100;
 
 /** How often, and about how long apart, a contested renewal looks for a newer stored session. */
 const CONTESTED_LOOKS = 3;
@@ -67,6 +86,15 @@ export class SessionOwner {
 
 	private fruitless = 0;
 
+	/** Logins that did not help (see `MAX_WASTED_LOGINS`). */
+	private wasted = 0;
+
+	/** `servedSend` when a lone 401 was last taken for its request's own answer. */
+	private ownAt = -1;
+
+	/** The answers with the session in use: the number of each send and whether it was served (the latest `MAX_ANSWERS`). */
+	private answers: Array<[number, boolean]> = [];
+
 	/** Whether the session in use has served an authorised request yet. */
 	private served = false;
 
@@ -75,6 +103,7 @@ export class SessionOwner {
 
 	/** The number of the latest send that the session in use served. */
 	private servedSend = 0;
+
 
 	/** Every token this execution has held (sealed and open), for redaction. */
 	readonly seen = new Set<string>();
@@ -134,6 +163,7 @@ export class SessionOwner {
 		return {
 			succeeded: (sealedToken) => {
 				this.token = sealedToken;
+				this.answers = [];
 				this.served = false;
 				this.fruitless += 1;
 				this.remember(sealedToken);
@@ -158,25 +188,45 @@ export class SessionOwner {
 		this.fruitless = 0;
 		this.served = true;
 		if (ticket > this.servedSend) this.servedSend = ticket;
+		this.heard(ticket, true);
+	}
+
+	private heard(ticket: number, served: boolean): void {
+		this.answers.push([ticket, served]);
+		if (this.answers.length > MAX_ANSWERS) this.answers = this.answers.slice(-MAX_ANSWERS / 2);
 	}
 
 	/**
-	 * A request got 401 with `tokenUsed`; `renewedBefore`: it already had a session renewed for it.
-	 * Returns 'retry' (send again: another session is in use), 'renewed' (send again: the session
-	 * was renewed for it, or the next request logs in), 'final' (the renewals are not helping) or
-	 * the final login failure.
+	 * A request got 401 with `tokenUsed`, sent as number `ticket`; `before.renewed`: a session was
+	 * renewed for it already. Returns 'retry' (send again: another session is in use), 'renewed'
+	 * (send again: the session was renewed for it, or the next request logs in), 'final' (the 401
+	 * is its answer) or the final login failure.
 	 */
 	async expired(
 		tokenUsed: string,
 		reread: () => Promise<ICredentialDataDecryptedObject>,
 		wait: Waiter,
-		renewedBefore = false,
+		before: { renewed?: boolean } = {},
+		ticket = Number.POSITIVE_INFINITY,
 	): Promise<'retry' | 'renewed' | 'final' | LoginFailure> {
 		const failure = await this.settled();
 		if (failure) return failure;
 		if (this.token !== tokenUsed) return 'retry';
-		if (renewedBefore) return await this.refusedAgain(tokenUsed, reread, wait);
+		this.heard(ticket, false);
+		if (before.renewed === true) return await this.refusedAgain(tokenUsed, reread, wait);
+		// The session served more of the requests sent after this one than it refused: it works, the
+		// 401 is this request's answer (issue 48).
+		if (await this.servedAfter(ticket, tokenUsed, wait)) return 'final';
+		// Another refused request renewed the session meanwhile (it looked too).
+		const meanwhile = await this.settled();
+		if (meanwhile) return meanwhile;
+		if (this.token !== tokenUsed) return 'retry';
 		if (this.fruitless >= MAX_FRUITLESS_LOGINS) return 'final';
+		// Logins did not help before and the session's last answer was a success: this 401 is the request's own.
+		if (this.wasted >= MAX_WASTED_LOGINS && this.served && this.servedSend > this.ownAt) {
+			this.ownAt = this.servedSend;
+			return 'final';
+		}
 		this.pending = this.renew(tokenUsed, reread, wait).finally(() => {
 			this.pending = undefined;
 		});
@@ -201,10 +251,33 @@ export class SessionOwner {
 			const failure = await this.settled();
 			if (failure) return failure;
 			if (this.token !== tokenUsed) return 'retry';
-			if (this.servedSend > mark) return 'final';
+			if (this.servedSend > mark) return this.wastedLogin();
 			if (await this.takeUpStored(tokenUsed, reread)) return 'retry';
 		}
+		return this.wastedLogin();
+	}
+
+	private wastedLogin(): 'final' {
+		this.wasted += 1;
 		return 'final';
+	}
+
+	/**
+	 * Whether the session in use served more of the requests sent after send number `ticket` (up to
+	 * now) than it refused, once all of them are answered (looked for a few times, about a second in
+	 * all; then as far as answered). On a session that ended, the requests sent after are refused
+	 * too (one of them may have reached the service before the end: a request sent earlier can arrive
+	 * later); on a refusal of its own, they are served. None sent after: false.
+	 */
+	private async servedAfter(ticket: number, tokenUsed: string, wait: Waiter): Promise<boolean> {
+		const mark = this.sends;
+		for (let look = 0; this.token === tokenUsed && mark > ticket; look++) {
+			const after = this.answers.filter(([sent]) => sent > ticket && sent <= mark);
+			const served = after.filter(([, ok]) => ok).length;
+			if (after.length >= mark - ticket || look >= ANSWER_LOOKS) return served * 2 > after.length;
+			await wait(ANSWER_WAIT_MS);
+		}
+		return false;
 	}
 
 	/** Takes up the session stored with the credential when it is newer than `tokenUsed` and not one this execution held; whether it did. */
@@ -213,6 +286,7 @@ export class SessionOwner {
 		const storedToken = stored && openSessionToken({ ...this.credentials, sessionToken: stored.sessionToken }) !== '' ? String(stored.sessionToken) : '';
 		if (storedToken === '' || storedToken === tokenUsed || this.seen.has(storedToken) || this.token !== tokenUsed) return false;
 		this.token = storedToken;
+		this.answers = [];
 		this.served = false;
 		this.remember(storedToken);
 		return true;
