@@ -6,13 +6,11 @@
  * items). Logins are now bounded per request: a request refused again after a fresh login fails
  * its item with the service's answer and the run goes on with the session it has.
  */
-import nock from 'nock';
-
 import { Harness } from '../helpers/harness';
 import { setUpNock } from '../helpers/nock';
+import { sessionService } from '../helpers/transportLogin';
 
 const BASE = 'https://recruiting.example.test';
-const CANDIDATE = '/gin/v1/company/candidate';
 const EMAIL = 'recruiter@example.test';
 const PASSWORD = ['pass', 'word', '-40'].join('');
 
@@ -20,23 +18,7 @@ setUpNock();
 
 describe('issue 40, review defect 2: one request the service keeps refusing', () => {
 	it.each([1, 5])('40 updates, one of a slug the service always answers 401, %i in flight: one login for it at most, its item fails with the 401, the other 39 are done', async (concurrency) => {
-		let issued = 0;
-		const live = new Set<string>();
-		const scope = nock(BASE)
-			.persist()
-			.post('/v1/login')
-			.reply(() => {
-				issued += 1;
-				const token = `tok-${issued}`;
-				live.add(token);
-				return [200, { message: 'Signed in', status: 200, data: { id: 7, email: EMAIL, token } }];
-			})
-			.put(CANDIDATE)
-			.reply(function (_uri, body) {
-				const token = String(this.req.headers.authorization).replace(/^Bearer /, '');
-				if (!live.has(token) || (body as { user_slug?: string }).user_slug === 'of-another-account') return [401, { message: 'Not authorized', status: 401 }];
-				return [200, { message: 'Updated', status: 200 }];
-			});
+		const service = sessionService(BASE, EMAIL, { refused: (slug) => slug === 'of-another-account' });
 		const harness = new Harness({ baseUrl: BASE, authentication: 'emailPassword', email: EMAIL, password: PASSWORD });
 		const items = Array.from({ length: 40 }, (_, index) => ({ slug: index === 3 ? 'of-another-account' : `slug-${index}` }));
 		const result = await harness.run({
@@ -50,7 +32,7 @@ describe('issue 40, review defect 2: one request the service keeps refusing', ()
 			items,
 			onError: 'continueRegularOutput',
 		});
-		scope.persist(false);
+		service.done();
 		expect(result.error).toBeUndefined();
 		const failed = result.items.filter((item) => item.json.error !== undefined);
 		expect(failed).toHaveLength(1);
@@ -58,6 +40,6 @@ describe('issue 40, review defect 2: one request the service keeps refusing', ()
 		expect(JSON.stringify(failed[0].json)).toContain('401');
 		expect(result.items).toHaveLength(40);
 		// The first login, and at most one more for the refused request (before: 21 for 40 items).
-		expect(issued).toBeLessThanOrEqual(2);
+		expect(service.issued).toBeLessThanOrEqual(2);
 	});
 });

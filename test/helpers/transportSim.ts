@@ -33,6 +33,8 @@ export interface SimService {
 	retryAfter?: RetryAfterForm;
 	/** The service's clock minus the node's (ms). */
 	skewMs?: number;
+	/** Resets announced in whole seconds never below 1 (as some services give them; the sandbox says 0 while there is room). */
+	resetAtLeast1?: boolean;
 	/** Until this many ms after the start, every request is answered 503 with `Retry-After: maintenanceRetryS`. */
 	maintenanceMs?: number;
 	maintenanceRetryS?: number;
@@ -64,6 +66,12 @@ export interface SimRun {
 
 const credentials: ICredentialDataDecryptedObject = { baseUrl: 'https://sim.example.test', authentication: 'accessToken', accessToken: 'sim-token' };
 
+/** A reset header's value with its seconds never below 1 (`x-ratelimit-reset`, `ratelimit-reset`, the `t` of `ratelimit`). */
+function atLeastOne(name: string, value: string): string {
+	if (name === 'x-ratelimit-reset' || name === 'ratelimit-reset') return String(Math.max(1, Number(value)));
+	return name === 'ratelimit' ? value.replace(/t=(\d+)/g, (_, t: string) => `t=${Math.max(1, Number(t))}`) : value;
+}
+
 /** The transport with plain waits (the real one waits in 100 ms steps to notice a stop; nothing stops here). */
 class SimTransport extends TransportSession {
 	waiter() {
@@ -93,7 +101,7 @@ export async function simulateRun(service: SimService, options: SimOptions, stat
 			return { statusCode: 503, body: { message: 'maintenance', status: 503 }, headers: { ...headers, 'retry-after': String(seconds) } };
 		}
 		const retryAfter = limiter.take(serviceNow);
-		if (service.style) for (const [name, value] of Object.entries(limiter.headers(service.style, serviceNow))) headers[name.toLowerCase()] = value;
+		if (service.style) for (const [name, value] of Object.entries(limiter.headers(service.style, serviceNow))) headers[name.toLowerCase()] = service.resetAtLeast1 ? atLeastOne(name.toLowerCase(), value) : value;
 		if (retryAfter === undefined) return { statusCode: 201, body: { message: 'Created', status: 201, data: { slug: 's' } }, headers };
 		run.answered429 += 1;
 		const seconds = Number(retryAfter);

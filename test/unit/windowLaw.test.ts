@@ -110,6 +110,21 @@ describe('issue 48: one-second windows with a service clock ahead or behind, and
 	});
 });
 
+describe('issue 48: a sliding second whose reset is given in whole seconds, never below 1', () => {
+	it.each(['x', 'ietf'] as const)('headers %s, 600 creations under 40 per second, first and next run: ≤ 1 %% answered 429, ≤ 1.2× the ideal', async (style) => {
+		jest.useFakeTimers({ now: EPOCH + 337 });
+		const service: SimService = { kind: 'sliding', policies: [{ name: 'default', limit: 40, windowS: 1 }], style, resetAtLeast1: true };
+		const state = {};
+		const first = await simulateRun(service, { items: 600, seed: 4809, jitterMs: 10 }, state);
+		const next = await simulateRun(service, { items: 600, seed: 4810, jitterMs: 10, resumeFrom: first.pace }, state);
+		print(`sliding 40/1 s, headers ${style}, reset ≥ 1 s (seeds 4809, 4810): first ${first.answered429} 429 ${(first.elapsedMs / 15_000).toFixed(2)}x; next ${next.answered429} 429 ${(next.elapsedMs / 15_000).toFixed(2)}x`);
+		for (const run of [first, next]) {
+			expect(run.answered429 / run.sent).toBeLessThanOrEqual(0.01);
+			expect(run.elapsedMs).toBeLessThanOrEqual(1.2 * 15_000);
+		}
+	});
+});
+
 describe('issue 48: a 503 in maintenance with Retry-After: 3600', () => {
 	it('12 creations, maintenance for 45 s: nothing is held past the 30 s bound, every creation is made', async () => {
 		const run = await runCase('503 Retry-After 3600 for 45 s', { kind: 'bucket', policies: [{ name: 'default', limit: 1000, windowS: 1 }], maintenanceMs: 45_000, maintenanceRetryS: 3600 }, { items: 12, seed: 4808 });
