@@ -199,7 +199,12 @@ function outcomes(executions) {
 			else if (/may already exist/.test(String(json.error))) tally.refused += 1;
 			// claimed by an execution that has not sent it (issue 46): taken over once its lease expired
 			else if (/Another execution of this node is creating/.test(String(json.error))) tally.busy += 1;
-			else tally.failed += 1;
+			else {
+				tally.failed += 1;
+				// the first few messages, to say why
+				tally.errors ??= [];
+				if (tally.errors.length < 3 && !tally.errors.includes(String(json.error))) tally.errors.push(String(json.error).slice(0, 200));
+			}
 		}
 	}
 	return tally;

@@ -31,7 +31,8 @@ import type { Admission, MemoryHost } from '../../nodes/Recruiting/memory';
 import { CandidateMemory } from '../../nodes/Recruiting/memory';
 import type { Clock } from '../../nodes/Recruiting/memory/clock';
 import { accountScope, rowKey } from '../../nodes/Recruiting/memory/keys';
-import { EPOCH_MS } from '../../nodes/Recruiting/memory/marks';
+/** A minute: how long after the others the simulation waits before a later wave and the final run. */
+const EPOCH_MS = 60_000;
 import { Registry } from '../../nodes/Recruiting/memory/registry';
 import type { StoreHelpers } from '../../nodes/Recruiting/memory/storeCalls';
 import type { Profile } from './claims';
@@ -130,7 +131,7 @@ class RowLog {
 
 	readonly reached = new Set<string>();
 
-	readonly forgets: Array<{ at: number; during: boolean }> = [];
+	readonly forgets: Array<{ at: number; during: boolean; by?: Exec; until?: number }> = [];
 
 	lastForget = -Infinity;
 
@@ -230,8 +231,10 @@ export interface Outcome {
 	wrong: Wrong[];
 	/** Refusals by reason (all, true or not). */
 	refusals: Record<string, number>;
-	/** Rows that end without a candidate, refused for a true reason (a creation of unknown outcome). */
+	/** Rows that end without a candidate, refused for a true reason (a creation of unknown outcome, or a claim of a killed process). */
 	heldAtEnd: number;
+	/** Rows claimed by a process that was killed: refused "may already exist" until Forget Each Input Row (never taken over). */
+	strandedByKill: number;
 	/** Rows that failed on a store error (not refusals). */
 	failed: number;
 	events: Record<string, number>;
@@ -273,6 +276,14 @@ export class Simulation {
 	private slugs = 0;
 
 	readonly wrong: Wrong[] = [];
+
+	/** Rows an execution of a killed process worked on (its claims stay: never taken over). */
+	readonly strandedByKill = new Set<string>();
+
+	/** Whether an execution of a process that was killed while it ran worked on the row. */
+	private killedClaimant(row: RowLog): boolean {
+		return [...row.touches].some((exec) => exec.proc.dead || exec.died !== undefined);
+	}
 
 	readonly refusals: Record<string, number> = {};
 
@@ -381,6 +392,11 @@ export class Simulation {
 		const { running, gone } = this.others(row, exec);
 		const grace = gone + 2 * EPOCH_MS;
 		const push = (property: 2 | 3, note: string) => this.wrong.push({ row: row.name, exec: exec.id, why, property, note });
+		// A claim of a killed process is never taken over (marks.ts: no lease can tell a dead claimant from a slow clock): counted apart.
+		if (this.killedClaimant(row)) {
+			this.strandedByKill.add(row.name);
+			return;
+		}
 		if (why !== 'unsure' && sends.length === 0 && !running && exec.start >= grace) {
 			push(2, `never sent, refused by an execution that started ${((exec.start - gone) / 1000).toFixed(1)} s after the last other execution working on it ended or died`);
 			return;
@@ -388,7 +404,8 @@ export class Simulation {
 		const unknown = sends.some((send) => send.fate === 'unknown' || send.fate === 'aborted');
 		if (why === 'held' && !row.sends.some((send) => send.exec.proc === exec.proc && (send.fate === 'unknown' || send.fate === 'aborted'))) push(3, 'held, but no creation of it from this process went without an answer');
 		if (why === 'busy' && !running && this.now() >= grace) push(3, 'busy, but no other execution works on it, and the last ended or died 2 epochs ago');
-		if ((why === 'sent' || why === 'old') && row.live().length === 0 && !unknown) push(3, `"may already exist" (${why}), but no candidate exists and no creation of it went without an answer`);
+		// "May already exist, or be created right now by another execution": true while another execution works on it.
+		if (why === 'known' && row.live().length === 0 && !unknown && !running) push(3, `"may already exist" (${why}), but no candidate exists, no creation of it went without an answer, and no other execution works on it`);
 		if (why === 'unsure' && memory.slowestMs === 0) push(3, 'unsure, but no call of this process was slow');
 	}
 
@@ -499,7 +516,7 @@ export class Simulation {
 		if (exec.kind === 'forget') {
 			for (const row of rows) {
 				const during = [...row.touches].some((other) => other.end === undefined && other.died === undefined && !other.proc.dead);
-				row.forgets.push({ at: this.now(), during });
+				row.forgets.push({ at: this.now(), during, by: exec });
 				for (const candidate of row.live()) candidate.deletedAt = this.now();
 				this.note(row, `${exec.id}: the user deleted its candidates and forgets it${during ? ' (while an execution works on it)' : ''}`);
 			}
@@ -516,6 +533,7 @@ export class Simulation {
 						memory.recall(key);
 						const known = await memory.forget(key);
 						row.lastForget = this.now();
+						for (const forget of row.forgets) if (forget.by === exec && forget.until === undefined) forget.until = this.now();
 						this.note(row, `${exec.id} forgot it (known: ${known})`);
 						outcomes.set(row, 'forgotten');
 					} else if (exec.kind === 'adopt') {
@@ -684,12 +702,15 @@ export class Simulation {
 			const outcome = final.get(row) ?? 'not run';
 			const judged = this.wrong.some((wrong) => wrong.row === row.name && wrong.exec === finalExec.id);
 			if (judged) continue;
-			if (['held', 'sent', 'old'].includes(outcome)) heldAtEnd += 1;
+			if (['held', 'known'].includes(outcome) || this.strandedByKill.has(row.name)) heldAtEnd += 1;
 			else this.wrong.push({ row: row.name, exec: finalExec.id, why: outcome === 'failed' ? 'failed' : 'lost', property: 3, note: `no candidate at the end; the final run answered ${outcome}` });
 		}
 		const damaged = (row: RowLog) => [...this.store.droppedBySlow].some((value) => value.includes(row.key));
 		const doubled = [...new Set(this.doubles.map((double) => double.row))];
-		const forgetDuring = (row: RowLog) => row.forgets.some((forget) => forget.during);
+		// A Forget while another execution works on the row (docs/sync-memory.md, "Forget during a claim"): from its start to its end.
+		const overlaps = (row: RowLog, forget: RowLog['forgets'][number]) =>
+			[...row.touches].some((other) => other !== forget.by && other.start <= (forget.until ?? Infinity) && (other.end ?? other.died ?? Infinity) >= forget.at);
+		const forgetDuring = (row: RowLog) => row.forgets.some((forget) => forget.during || overlaps(row, forget));
 		return {
 			rows: this.rows.length,
 			processes: this.processes.length,
@@ -701,6 +722,7 @@ export class Simulation {
 			wrong: this.wrong,
 			refusals: this.refusals,
 			heldAtEnd,
+			strandedByKill: this.strandedByKill.size,
 			failed: this.failed,
 			events: { ...this.events, 'store calls failed': this.counts.failedCalls },
 			log: (name) => this.rows.find((row) => row.name === name)?.log.join('\n') ?? '',

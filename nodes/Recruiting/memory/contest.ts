@@ -3,13 +3,11 @@
  * each row's life over executions on top of this).
  *
  * n8n's store reads a scope's whole list, then rewrites it, per call, without a lock (a lost
- * update), and stores only hashes. A row is first asked with its claim (and a lease: the asker is
- * alive): there, it is known. Not there (the call wrote it), the row is contested by Fischer's
- * timed mutual exclusion: one call writes `race:<key>` with `own:<key>:<token>` and the row's
- * `pending` marks; a row whose race was there is another's. Otherwise the process waits, then asks
+ * update), and stores only hashes. A row is first asked with its claim alone: there, it is known.
+ * Not there (the call wrote it), the row is contested by Fischer's timed mutual exclusion: one call
+ * writes `race:<key>` with `own:<key>:<token>`; a row whose race was there is another's. Otherwise the process waits, then asks
  * again: its token and the claim still there, the row is its own; its token gone while the race is
- * there, another's. Races stay (a loser still checking must find them); tokens leave at the end. A
- * stale claim is contested the same way on the races of its epoch (`retake`).
+ * there, another's. Races stay (a loser still checking must find them); tokens leave at the end.
  *
  * The timing assumption, in one sentence: every call to the store writes less than `MIN_WAIT_MS`
  * after it read, or the process that made it sees the call take that long. Every process waits at
@@ -20,7 +18,7 @@
  */
 import { randomBytes } from 'crypto';
 
-import { claimOf, epochAt, leaseOf, ownOf, pendingOf, raceOf } from './marks';
+import { claimOf, ownOf, raceOf } from './marks';
 import type { StoreTiming } from './storeCalls';
 import { CHUNK, MIN_WAIT_MS, StoreCalls } from './storeCalls';
 
@@ -62,14 +60,9 @@ export interface Row {
 	sent: boolean;
 	kept: boolean;
 	unknown: boolean;
-	/** Entries of this process for the row that leave the list when its last user ends: its tokens and leases. */
+	/** Entries of this process for the row that leave the list when its last user ends: its token. */
 	own: Set<string>;
-	/** When this process last started writing the row's lease (0: never). */
-	leasedAt: number;
 }
-
-/** The race and token a contest writes for a row. */
-type Names = (key: string) => { race: string; own: string };
 
 /** Asking and contesting rows, for one process and node memory (journal.ts builds on it). */
 export class Contest {
@@ -104,7 +97,7 @@ export class Contest {
 	}
 
 	protected ask(key: string, before: Row | undefined, enter: (row: Row) => Promise<Standing> = () => new Promise<Standing>((resolve, reject) => this.waiting.push({ key, resolve, reject }))): Row {
-		const row: Row = { answer: Promise.resolve('taken'), at: this.now, users: before?.users ?? new Set(), sent: false, kept: false, unknown: false, own: before?.own ?? new Set(), leasedAt: 0 };
+		const row: Row = { answer: Promise.resolve('taken'), at: this.now, users: before?.users ?? new Set(), sent: false, kept: false, unknown: false, own: before?.own ?? new Set() };
 		this.rows.set(key, row);
 		row.answer = enter(row);
 		row.answer.then(
@@ -125,22 +118,10 @@ export class Contest {
 		return this.rows.get(key)?.settled;
 	}
 
-	/** Writes the leases of `keys` (with `values`), and notes when. */
-	protected async leased(keys: string[], values: string[]): Promise<Set<string>> {
-		const [at, epoch] = [this.now, epochAt(this.now)];
-		for (const key of keys) {
-			const row = this.rows.get(key);
-			row?.own.add(leaseOf(key, epoch));
-			if (row) row.leasedAt = at;
-		}
-		return await this.record([...values, ...keys.map((key) => leaseOf(key, epoch))]);
-	}
-
 	/**
-	 * Asks the waiting rows, one batch at a time, with a lease (the asker is alive): a row whose
-	 * claim is there is `known` (its lease is taken off again). A row whose claim was not (this
-	 * call wrote it: a new row, or a forgotten one) is contested: one call writes `race:<key>` with
-	 * this process's token and the row's two `pending` entries; a row whose race another process
+	 * Asks the waiting rows, one batch at a time: a row whose claim is there is `known`. A row whose
+	 * claim was not (this call wrote it: a new row, or a forgotten one) is contested: one call writes
+	 * `race:<key>` with this process's token; a row whose race another process
 	 * had entered is `taken`; the others are decided after the wait (`decide`). A slow first call
 	 * counts too: it may have written back a list read before another process's race.
 	 */
@@ -151,20 +132,16 @@ export class Contest {
 				const batch = this.waiting.splice(0, CHUNK);
 				try {
 					const slowBefore = this.store.slowCalls;
-					const claimed = await this.leased(
-						batch.map(({ key }) => key),
-						batch.map(({ key }) => claimOf(key)),
-					);
+					const claimed = await this.record(batch.map(({ key }) => claimOf(key)));
 					const known = batch.filter(({ key }) => claimed.has(claimOf(key)));
 					const contested = batch.filter(({ key }) => !claimed.has(claimOf(key)));
 					for (const { resolve } of known) resolve('known');
 					if (contested.length > 0) {
 						for (const { key } of contested) this.rows.get(key)?.own.add(ownOf(key, this.token));
-						const raced = await this.record(contested.flatMap(({ key }) => [raceOf(key), ownOf(key, this.token), ...pendingOf(key)]));
+						const raced = await this.record(contested.flatMap(({ key }) => [raceOf(key), ownOf(key, this.token)]));
 						const open = contested.filter(({ key, resolve }) => (raced.has(raceOf(key)) ? (resolve('taken'), false) : true));
-						if (open.length > 0) void this.decide(open, slowBefore, (key) => ({ race: raceOf(key), own: ownOf(key, this.token) }));
+						if (open.length > 0) void this.decide(open, slowBefore);
 					}
-					await this.remove(known.flatMap(({ key }) => [...(this.rows.get(key)?.own ?? [])].filter((value) => value.startsWith('lease:'))));
 				} catch (error) {
 					for (const entry of batch) entry.reject(error);
 				}
@@ -180,22 +157,18 @@ export class Contest {
 	 * or claim a later write dropped is written again by this read, and checked after another wait.
 	 * A call of this process that took `MIN_WAIT_MS` or longer since the row was asked leaves the rest `unsure`.
 	 */
-	protected async decide(batch: Waiting[], slowBefore: number, names: Names): Promise<void> {
+	protected async decide(batch: Waiting[], slowBefore: number): Promise<void> {
 		let open = batch;
 		try {
 			for (let round = 0; round < ROUNDS && open.length > 0 && this.store.slowCalls === slowBefore; round++) {
 				// Then 1–2 waits: two processes whose checks keep dropping each other's writes fall out of step.
 				await this.timing.clock.sleep(this.waitMs * (round === 0 ? 1 : 1 + this.timing.clock.random()));
-				const keys = open.map(({ key }) => key);
-				const there = await this.leased(
-					keys,
-					keys.flatMap((key) => [names(key).own, names(key).race, claimOf(key)]),
-				);
+				const there = await this.record(open.flatMap(({ key }) => [ownOf(key, this.token), raceOf(key), claimOf(key)]));
 				if (this.store.slowCalls !== slowBefore) break;
 				open = open.filter(({ key, resolve }) => {
-					const own = there.has(names(key).own);
+					const own = there.has(ownOf(key, this.token));
 					if (own && there.has(claimOf(key))) resolve('mine');
-					else if (!own && there.has(names(key).race)) resolve('taken');
+					else if (!own && there.has(raceOf(key))) resolve('taken');
 					else return true;
 					return false;
 				});
@@ -206,24 +179,4 @@ export class Contest {
 		}
 	}
 
-	/**
-	 * The epoch contest, for a claim that went stale: its holder's lease is about to expire
-	 * (`claim`), or no process holds it any more (`explain`: stranded). One call writes the races
-	 * of this epoch and the next with this process's token of this epoch: a race that was there is
-	 * another taker's; otherwise Fischer's check decides, as for a new row.
-	 */
-	protected async retake(key: string, users: (row: Row) => void): Promise<Standing> {
-		const before = this.rows.get(key);
-		const row = this.ask(key, before, async (fresh) => {
-			const slowBefore = this.store.slowCalls;
-			const epoch = epochAt(this.now);
-			const own = ownOf(key, this.token, epoch);
-			fresh.own.add(own);
-			const raced = await this.leased([key], [raceOf(key, epoch), raceOf(key, epoch + 1), own]);
-			if (raced.has(raceOf(key, epoch)) || raced.has(raceOf(key, epoch + 1))) return 'taken';
-			return await new Promise<Standing>((resolve, reject) => void this.decide([{ key, resolve, reject }], slowBefore, () => ({ race: raceOf(key, epoch), own })));
-		});
-		users(row);
-		return await row.answer;
-	}
 }

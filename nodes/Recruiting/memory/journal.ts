@@ -11,7 +11,7 @@
  * stranded (taken over), or a claim of an earlier version.
  */
 import type { Explained } from './marks';
-import { claimOf, doneOf, EPOCH_MS, epochAt, leaseOf, MARGIN_MS, ownOf, pendingOf, raceOf, sentOf } from './marks';
+import { askingOf, claimOf, doneOf, minuteAt, ownOf, raceOf } from './marks';
 import type { Row, Standing } from './contest';
 import { Contest } from './contest';
 import type { StoreHelpers } from './storeCalls';
@@ -89,25 +89,23 @@ export class Journal extends Contest {
 		if (this.visits.has(visit)) row.users.add(visit);
 	}
 
+	/** Whether this process won the row's claim afresh (a new row, or one forgotten): not one it created or remembered. */
+	wonAfresh(key: string): boolean {
+		const row = this.rows.get(key);
+		return row?.settled === 'mine' && !row.sent && !row.kept;
+	}
+
 	/** Whether a creation of the row went out from this process without an answer: no execution of the process sends it again. */
 	held(key: string): boolean {
 		return this.rows.get(key)?.unknown === true;
 	}
 
-	/**
-	 * Before a creation: true when this process holds the row's claim and no creation of it is of
-	 * unknown outcome. A claim whose lease is close to expiring is contested again first (another
-	 * process may be taking it over); then `sent:<key>` is written, before anything goes out.
-	 */
+	/** Before a creation: true when this process holds the row's claim and no creation of it is of unknown outcome. */
 	async claim(key: string, visit: number): Promise<boolean> {
 		if ((await this.standing(key, visit)) !== 'mine') return false;
-		let row = this.rows.get(key);
-		if (!row || row.unknown) return false;
-		if (this.available && !row.sent && this.now - row.leasedAt > EPOCH_MS - MARGIN_MS) {
-			if ((await this.retake(key, (row) => this.use_(row, visit))) !== 'mine') return false;
-			row = this.rows.get(key)!;
-		}
-		if (this.available && !row.sent) await this.store.recordTogether([sentOf(key)]);
+		const row = this.rows.get(key);
+		// Created or remembered by an execution of this process already: its slug is what the row needs, never a second creation.
+		if (!row || row.unknown || row.sent || row.kept) return false;
 		row.sent = true;
 		this.visits.get(visit)?.add(key);
 		return true;
@@ -133,32 +131,30 @@ export class Journal extends Contest {
 
 	/**
 	 * What the journal tells of a row known without its slug here (marks.ts `Explained`). One call
-	 * asks its content, `sent`, `pending` and the leases of this epoch and the last; what that call
-	 * wrote only by asking is taken off again. `done` and `pending` count only with their second
-	 * entry, asked in a call of its own: a process that dies between two calls leaves one entry
-	 * alone, which the next asker takes off. A stranded row is taken over: `mine` when won.
+	 * asks its claim and its content, and writes this asker's `asking` mark: another asker's mark
+	 * there, nothing read now can be told from that asker's false writes (`busy` this time). The
+	 * content counts only with its pair, asked in a call of its own. What the asks wrote only by
+	 * asking (the asking mark too) is taken off again.
 	 */
-	async explain(key: string, visit: number, print: string): Promise<Explained> {
-		if (!this.available) return 'old';
-		const epoch = epochAt(this.now);
+	async explain(key: string, print: string): Promise<Explained> {
+		if (!this.available) return 'known';
 		const [done, done2] = doneOf(key, print);
-		const [pending, pending2] = pendingOf(key);
-		const asked = [done, sentOf(key), pending, leaseOf(key, epoch), leaseOf(key, epoch - 1)];
+		const minute = minuteAt(this.now);
+		const asking = [askingOf(key, minute), askingOf(key, minute - 1)];
+		const asked = [claimOf(key), done, ...asking];
 		const there = await this.store.recordTogether(asked);
 		const wrote = asked.filter((value) => !there.has(value));
-		const second = async (value: string, first: string) => {
-			const confirmed = (await this.store.recordTogether([value])).has(value);
-			if (!confirmed) wrote.push(value, first);
-			return confirmed;
-		};
-		let explained: Explained = 'old';
-		if (there.has(done) && (await second(done2, done))) explained = 'same';
-		else if (there.has(sentOf(key))) explained = 'sent';
-		else if (there.has(leaseOf(key, epoch)) || there.has(leaseOf(key, epoch - 1))) explained = 'busy';
-		else if (there.has(pending) && (await second(pending2, pending))) explained = 'stranded';
+		let explained: Explained = 'known';
+		if (!there.has(claimOf(key))) explained = 'gone';
+		else if (asking.some((value) => there.has(value))) explained = 'busy';
+		else if (there.has(done)) {
+			const confirmed = (await this.store.recordTogether([done2])).has(done2);
+			if (confirmed) explained = 'same';
+			else wrote.push(done2, done);
+		}
 		await this.remove(wrote);
-		if (explained !== 'stranded') return explained;
-		return (await this.retake(key, (row) => this.use_(row, visit))) === 'mine' ? 'stranded' : 'busy';
+		if (explained === 'gone') this.rows.delete(key);
+		return explained;
 	}
 
 	/** After everything of a row went through: its content is written (and the content it had before taken off), in the background. */
@@ -174,15 +170,6 @@ export class Journal extends Contest {
 		if (this.available && rows) for (const key of keys) if (!this.isDropped(key)) rows.add(key);
 	}
 
-	/**
-	 * When an execution ends (or stops): each row it asked that no other running execution of the
-	 * process uses any more leaves the process: the claim it won and never used (no creation sent,
-	 * nothing remembered: a row prepared ahead of a stop) is taken off the store with its race and
-	 * pending entries, so that the next run creates the row (unless its lease had gone stale: then
-	 * another process may have taken it over, and the claim stays); its tokens and leases leave the
-	 * list. Then the rows this execution created or remembered are checked after the wait, with
-	 * `sent` (written again when a write dropped them). Returns how many claims were missing.
-	 */
 	async end(visit: number): Promise<number> {
 		const ensure = this.visits.get(visit);
 		if (!ensure) return 0;
@@ -191,15 +178,15 @@ export class Journal extends Contest {
 		const used = [...this.rows].filter(([, row]) => row.users.has(visit));
 		await Promise.allSettled([...used.map(([, row]) => row.answer), ...this.background]);
 		const leaving: string[] = [];
+		const released: string[] = [];
 		for (const [key, row] of used) {
 			row.users.delete(visit);
 			if (row.users.size > 0 || this.rows.get(key) !== row) continue;
 			this.rows.delete(key);
-			const fresh = this.now - row.leasedAt < EPOCH_MS - MARGIN_MS;
-			if (row.settled === 'mine' && !row.sent && !row.kept && fresh) leaving.push(claimOf(key), raceOf(key), ...pendingOf(key));
+			if (row.settled === 'mine' && !row.sent && !row.kept) released.push(claimOf(key), raceOf(key));
 			leaving.push(...row.own);
 		}
-		await this.remove(leaving);
+		await this.remove([...released, ...leaving]);
 		let missing = [...ensure].filter((key) => !this.isDropped(key));
 		if (this.visits.size === 0) this.dropped = new Set<string>();
 		let written = 0;
@@ -207,20 +194,23 @@ export class Journal extends Contest {
 			// With its race: a row whose claim a write dropped later is then refused, not created again.
 			for (let at = 0; at < missing.length; at += CHUNK) {
 				const part = missing.slice(at, at + CHUNK);
-				const there = await this.record(part.flatMap((key) => [claimOf(key), raceOf(key), sentOf(key)]));
+				const there = await this.record(part.flatMap((key) => [claimOf(key), raceOf(key)]));
 				if (round === 0) written += part.filter((key) => !there.has(claimOf(key))).length;
 			}
 			await this.timing.clock.sleep(this.waitMs);
 			const there = new Set<string>();
-			for (let at = 0; at < missing.length; at += CHUNK) for (const value of await this.record(missing.slice(at, at + CHUNK).flatMap((key) => [claimOf(key), sentOf(key)]))) there.add(value);
-			missing = missing.filter((key) => !there.has(claimOf(key)) || !there.has(sentOf(key)));
+			for (let at = 0; at < missing.length; at += CHUNK) for (const value of await this.record(missing.slice(at, at + CHUNK).map(claimOf))) there.add(value);
+			missing = missing.filter((key) => !there.has(claimOf(key)));
 		}
+		// Not removed a second time after the wait: by then another process may have claimed the row afresh (the
+		// simulation found that). A write that read before the removal and landed after it can bring a released
+		// claim back: that row is then refused as "may already exist", never created twice.
 		return written;
 	}
 
 	/** Everything the journal may hold of a row (but its content). */
 	private entriesOf(key: string): string[] {
-		return [claimOf(key), raceOf(key), ownOf(key, this.token), ...pendingOf(key), sentOf(key), ...(this.rows.get(key)?.own ?? [])];
+		return [claimOf(key), raceOf(key), ownOf(key, this.token), ...(this.rows.get(key)?.own ?? [])];
 	}
 
 	/** After a creation the service refused (nothing exists): the row may be created again, by any execution. */

@@ -1,43 +1,37 @@
 /**
- * The entries the journal writes in n8n's deduplication store for a row (key: the row's hash),
- * and the epochs of its leases. n8n's store can only be asked whether a value is there by writing
- * it, so each entry is one whose false write (by a process that only asked) is harmless, expires,
- * or is confirmed by a second entry that only the writer writes with it (journal.ts):
+ * The entries the journal writes in n8n's deduplication store for a row (key: the row's hash).
+ * n8n's store can only be asked whether a value is there by writing it, so each entry is one whose
+ * false write (by a process that only asked) is harmless, or counts only with a second entry that
+ * its writer writes in the same call and an asker asks in a call of its own, while no other
+ * asker's `asking` mark is there (journal.ts `explain`):
  *
  * | entry | written by | means |
  * |---|---|---|
  * | `claim:k` | every process that asks the row | the row is known (or being claimed) |
- * | `race:k`, `own:k:<token>` | a process contesting a new row | Fischer's contest (journal.ts) |
- * | `pending:k`, `pending2:k` | the contest of a new row, in one call | its claim was made by a process that writes `sent:k` before it sends (a claim of 0.2.x has neither) |
- * | `lease:k:<epoch>` | the process holding the claim, until it sends | it is alive; a lease expires with its epoch |
- * | `sent:k` | the holder, before the creation goes out | a creation may have reached the service |
- * | `race:k@<epoch>`, `own:k:<token>@<epoch>` | a process taking over a stranded claim | the contest of that takeover |
+ * | `race:k`, `own:k:<token>` | a process contesting a new row | Fischer's contest (contest.ts) |
  * | `done:k:<print>`, `done2:k:<print>` | a run in which all of the row went through, in one call | the row was sent with this content |
+ * | `asking:k:<minute>` | a process asking about a row whose slug it does not know (`explain`), until it took its false writes off | what another asker reads meanwhile (this minute or the last) may be its false writes: trusted by no one |
+ *
+ * What is not here, on purpose: a lease that says a claimant is alive. The simulation
+ * (test/unit/memorySimulation.test.ts) took over rows whose claimants were alive when the clock
+ * of one process jumped or differed: over n8n's store (no lock, no read that does not write, no
+ * clock of its own), "this claimant is gone" cannot be told from "this claimant's clock is
+ * behind". A claim a killed process never used stays; its row says so, and Forget Each Input Row
+ * lets it go (docs/sync-memory.md).
  */
-export const EPOCH_MS = 60_000;
-
-/**
- * A holder sends a claimed row without contesting it again only while its last lease is younger
- * than `EPOCH_MS - MARGIN_MS`: another process sees a claim stranded only when no lease of the
- * current or the previous epoch is there, that is at least `EPOCH_MS` after the last one (the
- * margin covers clocks that differ and calls in flight).
- */
-export const MARGIN_MS = 20_000;
-
-export const epochAt = (now: number) => Math.floor(now / EPOCH_MS);
-
 export const claimOf = (key: string) => `claim:${key}`;
-export const raceOf = (key: string, epoch?: number) => (epoch === undefined ? `race:${key}` : `race:${key}@${epoch}`);
-export const ownOf = (key: string, token: string, epoch?: number) => (epoch === undefined ? `own:${key}:${token}` : `own:${key}:${token}@${epoch}`);
-export const pendingOf = (key: string) => [`pending:${key}`, `pending2:${key}`] as const;
-export const leaseOf = (key: string, epoch: number) => `lease:${key}:${epoch}`;
-export const sentOf = (key: string) => `sent:${key}`;
+export const raceOf = (key: string) => `race:${key}`;
+export const ownOf = (key: string, token: string) => `own:${key}:${token}`;
 export const doneOf = (key: string, print: string) => [`done:${key}:${print}`, `done2:${key}:${print}`] as const;
+export const askingOf = (key: string, minute: number) => `asking:${key}:${minute}`;
+
+/** The minute an asking mark is written under: a mark of an asker that died (or that a lost write brought back) counts for two at most. */
+export const minuteAt = (now: number) => Math.floor(now / 60_000);
 
 /**
  * What the journal can tell of a row known without its slug in this process (journal.ts `explain`):
- * sent with this very content (`same`); its creation sent (`sent`); claimed by a process that is
- * alive and has not sent it (`busy`); claimed by one that ended or died before it sent it
- * (`stranded`: any run may take it over); or a claim of an earlier version (`old`: it may exist).
+ * sent with this very content (`same`); another asker is reading it at this moment (`busy`); its
+ * claim is there and nothing more can be told (`known`: it may exist); or no claim at all any
+ * more (`gone`: forgotten or released meanwhile, to be asked afresh).
  */
-export type Explained = 'same' | 'sent' | 'busy' | 'stranded' | 'old';
+export type Explained = 'same' | 'busy' | 'known' | 'gone';

@@ -14,7 +14,7 @@ import { decodeRow, encodeRow, normalRow } from './store';
  * What a row without a known slug may do (`admit`): be created, be `unchanged` (sent before with
  * this content), or be refused for the reason given.
  */
-export type Admission = 'create' | 'same' | 'unsure' | 'held' | 'busy' | 'sent' | 'old';
+export type Admission = 'create' | 'same' | 'unsure' | 'held' | 'busy' | 'known';
 
 /** One execution's memory of a node, row by row (see `CandidateMemory` for how it is opened). */
 export class MemoryRows {
@@ -84,7 +84,7 @@ export class MemoryRows {
 	recall(key: string): Remembered | undefined {
 		const learned = this.shared.learned.get(key);
 		if (learned) return decodeRow(learned.encoded);
-		if (this.journal.answered(key) === 'mine' && !this.own.has(key) && !this.trusted(key)) return undefined;
+		if (this.journal.wonAfresh(key) && !this.own.has(key) && !this.trusted(key)) return undefined;
 		const forgotten = this.shared.forgotten.has(key) && this.shared.forgotten.get(key) === this.store.raw(key);
 		const stored = forgotten ? undefined : this.store.get(key);
 		const noted = this.notebook[key];
@@ -115,8 +115,11 @@ export class MemoryRows {
 		if (this.held(key)) return 'held';
 		if (await this.claim(key)) return 'create';
 		const why = await this.whyNot(key, content);
-		if (why !== 'stranded') return why;
-		return (await this.claim(key)) ? 'create' : 'busy';
+		if (why !== 'gone') return why;
+		// Forgotten or released meanwhile: asked afresh (once).
+		if (await this.claim(key)) return 'create';
+		const again = await this.whyNot(key, content);
+		return again === 'gone' ? 'known' : again;
 	}
 
 	/**
@@ -128,10 +131,9 @@ export class MemoryRows {
 	 */
 	async whyNot(key: string, content: string): Promise<'unsure' | 'held' | Explained> {
 		if (this.journal.held(key)) return 'held';
-		const standing = this.journal.answered(key);
-		if (standing === 'unsure') return 'unsure';
-		if (standing === 'taken') return 'busy';
-		return await this.journal.explain(key, this.visit, content);
+		if (this.journal.answered(key) === 'unsure') return 'unsure';
+		// Known, or won by another process (it may hold it, or have created it long ago): the journal tells which.
+		return await this.journal.explain(key, content);
 	}
 
 	/**

@@ -7,7 +7,6 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { Admission, CandidateMemory, MatchBy } from '../../../memory';
 import { MATCH_BY_LABEL, MIN_WAIT_MS, normaliseKey } from '../../../memory';
-import { EPOCH_MS } from '../../../memory/marks';
 import type { SentState, StateProblem } from '../../../memory/syncState';
 import { decodeState } from '../../../memory/syncState';
 import type { PreparedOperation, RunContext, Send } from '../../context';
@@ -151,16 +150,14 @@ export function unsureError(context: IExecuteFunctions, itemIndex: number, lead:
 	return error;
 }
 
-/** Marks a refusal of a row that another execution claimed and has not sent yet. */
-export const BUSY_REFUSAL = 'another execution of this node claimed them and had not sent them yet (nothing was sent for them here)';
+/** Marks a refusal of a row another execution was reading at the same moment. */
+export const BUSY_REFUSAL = 'another execution of this node was deciding them at the same moment (nothing was sent for them here)';
 
 export function busyError(context: IExecuteFunctions, itemIndex: number, lead: Lead): NodeOperationError {
-	const error = new NodeOperationError(context.getNode(), `Another execution of this node is creating this row's candidate (${MATCH_BY_LABEL[lead.matchedBy]} ${String(lead.value)})`, {
+	const error = new NodeOperationError(context.getNode(), `Another execution of this node was deciding this row at the same moment (${MATCH_BY_LABEL[lead.matchedBy]} ${String(lead.value)})`, {
 		itemIndex,
-		description: [
-			`Another execution (on this n8n or another worker) claimed this row less than ${Math.round((2 * EPOCH_MS) / 60_000)} minutes ago and has not sent its creation yet. Nothing was sent here, so nothing is created twice.`,
-			`Nothing to do: if that execution creates it, the next run finds it; if it ended without creating it (stopped, or its worker died), a run ${Math.round((2 * EPOCH_MS) / 60_000)} minutes after it ended creates it.`,
-		].join(' '),
+		description:
+			"Another execution (on this n8n or another worker) was reading this row's state in n8n's deduplication store at the same moment, so this one could not tell whether the row changed. Nothing was sent here, so nothing is created twice. Nothing to do: the next run decides it.",
 	});
 	error.context.refusal = BUSY_REFUSAL;
 	error.context.partialResult = failedFields(lead);
