@@ -80,7 +80,8 @@ describe('trap 1: Forget says what it does; refused rows are adopted in bulk, ne
 		const live = await sync(harness, withSlugs, { extra: { candidateSlug: '={{ $json.slug }}' } });
 		expect(live.writes.filter((write) => write === `POST ${CANDIDATE}`)).toEqual([]);
 		expect(live.writes.filter((write) => write.startsWith('POST'))).toEqual([]);
-		expect(live.actions).toEqual(['updated', 'updated', 'updated', 'updated']);
+		// Issue 47: adopted rows are taken as their candidates hold them: nothing changed, nothing sent.
+		expect(live.actions).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged']);
 		for (const row of sheet) expect(stored(String(row.email))).toBe(1);
 		const again = await sync(harness, withSlugs, { extra: { candidateSlug: '={{ $json.slug }}' } });
 		expect(again.writes).toEqual([]);
@@ -96,7 +97,7 @@ describe('trap 1: Forget says what it does; refused rows are adopted in bulk, ne
 		const adopted = await sync(harness, withSlugs, { manual: true, extra: { memoryAction: 'adopt', candidateSlug: '={{ $json.slug }}' } });
 		expect(adopted.actions).toEqual(['adopted', 'adopted']);
 		expect(adopted.hints).toContain(MANUAL_ADOPT_HINT);
-		expect((await sync(harness, sheet)).actions).toEqual(['updated', 'updated']);
+		expect((await sync(harness, sheet)).actions).toEqual(['unchanged', 'unchanged']);
 		forgetProcessMemory();
 		const afterRestart = await sync(harness, sheet);
 		expect(afterRestart.actions).toEqual(['unchanged', 'unchanged']);

@@ -133,6 +133,20 @@ describe('issue 46: known, unchanged rows are `unchanged` wherever they run', ()
 	}, 60_000);
 });
 
+describe('issue 47: a manual run is one story', () => {
+	it('Dry Run by hand plans what the run by hand does: `notSent` for new rows, as the run by hand answers', async () => {
+		const harness = new Harness(emailCredential(sandbox(), ALICE));
+		const sheet = rows(3, 'handStory');
+		const plan = await sync(harness, sheet, { manual: true, extra: { options: { retryDelayMs: 1, dryRun: true } } });
+		const real = await sync(harness, sheet, { manual: true });
+		expect(plan.actions).toEqual(['notSent', 'notSent', 'notSent']);
+		expect(real.actions).toEqual(plan.actions);
+		expect(real.writes).toEqual([]);
+		// Live, the published workflow creates them.
+		expect((await sync(harness, sheet)).actions).toEqual(['created', 'created', 'created']);
+	}, 60_000);
+});
+
 describe('issue 47: a forget asks before it acts', () => {
 	it('Forget Each Input Row and Forget All Rows without Forget Now: nothing is forgotten, the output says what would be', async () => {
 		const harness = new Harness(emailCredential(sandbox(), ALICE));
@@ -151,19 +165,20 @@ describe('issue 47: a forget asks before it acts', () => {
 });
 
 describe('issue 46: the preview and the memory actions agree with the real run', () => {
-	it('Dry Run after Forget Each Input Row by hand plans `created`, as the real run then does', async () => {
+	it('Dry Run after Forget Each Input Row by hand plans `created`, as the live run then does', async () => {
 		const harness = new Harness(emailCredential(sandbox(), ALICE));
 		const sheet = rows(2, 'forgotByHand');
 		await sync(harness, sheet);
 		const forgotten = await sync(harness, sheet.slice(0, 1), { manual: true, extra: { memoryAction: 'forget', confirmForget: true } });
 		expect(forgotten.actions).toEqual(['forgotten']);
-		const plan = await sync(harness, sheet, { manual: true, extra: { options: { retryDelayMs: 1, dryRun: true } } });
+		// The preview a live execution makes (a dry run by hand plans what a run by hand does: `notSent`).
+		const plan = await sync(harness, sheet, { extra: { options: { retryDelayMs: 1, dryRun: true } } });
 		const real = await sync(harness, sheet);
 		expect(plan.actions).toEqual(['created', 'unchanged']);
 		expect(real.actions).toEqual(['created', 'unchanged']);
 	}, 60_000);
 
-	it('Adopt Given Slugs over a known row whose records got no answer: they are not taken as added, the next run still says so', async () => {
+	it('Adopt Given Slugs over a known row whose records got no answer: they are marked as added (issue 47), the next run is `unchanged` and posts nothing', async () => {
 		const harness = new Harness(emailCredential(sandbox(), ALICE));
 		const sheet = rows(1, 'adoptKnown', 'SQL: 3, Go: 2');
 		sandbox().setFaults({ paths: [`${CANDIDATE}/it-skill`], errorRate: 1, seed: 3 });
@@ -175,9 +190,35 @@ describe('issue 46: the preview and the memory actions agree with the real run',
 		const adopted = await sync(harness, [{ ...sheet[0], slug }], { extra: { memoryAction: 'adopt', candidateSlug: '={{ $json.slug }}' } });
 		expect(adopted.actions).toEqual(['adopted']);
 		const next = await sync(harness, sheet);
-		// Not "2 records sent before": their posts got no answer, and the row says so (issue 47 gives the ways out).
-		expect(next.outputs[0].outcomeUnknown).toHaveLength(2);
-		expect(next.outputs[0].summary).toMatchObject({ unchanged: 0 });
-		expect(next.writes.filter((write) => write === `POST ${CANDIDATE}/it-skill`)).toHaveLength(0);
+		expect(String(first.outputs[0].message)).toMatch(/Adopt Given Slugs/);
+		expect(String(adopted.outputs[0].message)).toMatch(/2 records of unknown outcome marked as added/);
+		expect(next.actions).toEqual(['unchanged']);
+		expect(next.outputs[0].summary).toMatchObject({ unchanged: 2 });
+		expect(next.writes).toEqual([]);
+	}, 60_000);
+
+	it('Adopt Given Slugs over a known row whose record the service refused: that record is not marked, the next run sends it', async () => {
+		const harness = new Harness(emailCredential(sandbox(), ALICE));
+		const [row] = rows(1, 'adoptRefused', 'SQL: 3');
+		const first = await sync(harness, [row]);
+		const slug = first.outputs[0].slug as string;
+		// A record the row lists that never reached the service (not known as sent, nor of unknown outcome).
+		const withMore = { ...row, skills: 'SQL: 3, Go: 2', slug };
+		await sync(harness, [withMore], { extra: { memoryAction: 'adopt', candidateSlug: '={{ $json.slug }}' } });
+		const next = await sync(harness, [withMore]);
+		expect(next.actions).toEqual(['updated']);
+		expect(next.writes).toEqual([`POST ${CANDIDATE}/it-skill`]);
+	}, 60_000);
+
+	it('Adopt Given Slugs of rows this node does not know (created elsewhere): the next run is `unchanged`, nothing sent (issue 47)', async () => {
+		const harness = new Harness(emailCredential(sandbox(), ALICE));
+		const sheet = rows(3, 'adoptFresh');
+		const other = new Harness(emailCredential(sandbox(), ALICE));
+		const created = await sync(other, sheet);
+		const withSlugs = sheet.map((row, index) => ({ ...row, slug: created.outputs[index].slug }));
+		await sync(harness, withSlugs, { extra: { memoryAction: 'adopt', candidateSlug: '={{ $json.slug }}' } });
+		const next = await sync(harness, sheet);
+		expect(next.actions).toEqual(['unchanged', 'unchanged', 'unchanged']);
+		expect(next.writes).toEqual([]);
 	}, 60_000);
 });

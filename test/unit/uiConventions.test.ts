@@ -251,18 +251,18 @@ describe('issue 34: the editor path', () => {
 			expect(order.slice(0, 5)).toEqual(['matchBy', 'matchKey', 'email', 'phone', 'additionalFields']);
 			expect(at('recordInput')).toBeGreaterThan(at('additionalFields'));
 			expect(at('earlierRunNotice')).toBeGreaterThan(at('languageList'));
-			expect(order.slice(at('earlierRunNotice'))).toEqual(['earlierRunNotice', 'candidateSlug', 'syncState', 'memoryAction', 'adoptNotice', 'forgetNotice', 'clearAllNotice', 'dryRunNotice', 'outputNotice', 'options', 'options']);
+			expect(order.slice(at('earlierRunNotice'))).toEqual(['earlierRunNotice', 'candidateSlug', 'syncState', 'memoryAction', 'confirmForget', 'adoptNotice', 'forgetNotice', 'clearAllNotice', 'manualRunNotice', 'dryRunNotice', 'outputNotice', 'options', 'options']);
 			const section = upsert.find((property) => property.name === 'earlierRunNotice')!;
 			expect(section.displayName.split(/[.!?](\s|$)/).filter((part) => part.trim().length > 1)).toHaveLength(1);
-			expect(upsert.filter((property) => property.type === 'notice').map((property) => property.name)).toEqual(['earlierRunNotice', 'adoptNotice', 'forgetNotice', 'clearAllNotice', 'dryRunNotice', 'outputNotice']);
+			expect(upsert.filter((property) => property.type === 'notice').map((property) => property.name)).toEqual(['earlierRunNotice', 'adoptNotice', 'forgetNotice', 'clearAllNotice', 'manualRunNotice', 'dryRunNotice', 'outputNotice']);
 		});
 
 		it("Memory Action's default is not labelled like the operation, and switching it hides (so drops) nothing", () => {
 			const action = upsert.find((property) => property.name === 'memoryAction')!;
 			const label = (action.options as INodePropertyOptions[]).find((option) => option.value === action.default)!.name;
 			expect(label).not.toBe('Create or Update');
-			// Only notices (which hold no value) depend on it.
-			expect(JSON.stringify(upsert.filter((property) => property.type !== 'notice').map((property) => property.displayOptions))).not.toContain('memoryAction');
+			// Only notices (which hold no value) depend on it, and Forget Now (issue 47): a confirmation that switching back is meant to drop.
+			expect(JSON.stringify(upsert.filter((property) => property.type !== 'notice' && property.name !== 'confirmForget').map((property) => property.displayOptions))).not.toContain('memoryAction');
 			const values = {
 				resource: 'candidate',
 				operation: 'upsert',

@@ -37,6 +37,9 @@ export class Journal extends Contest {
 	/** Running executions (visits) and the rows each created or remembered: checked at its end. */
 	private readonly visits = new Map<number, Set<string>>();
 
+	/** Content marks written by this process (row key → its pair): checked with the claims at the end of a visit. */
+	private readonly contents = new Map<string, readonly string[]>();
+
 	/** Writes that go on in the background (a row's content, a confirmation): an execution's end waits for them. */
 	private readonly background = new Set<Promise<unknown>>();
 
@@ -161,7 +164,11 @@ export class Journal extends Contest {
 	done(key: string, print: string | undefined, before: string | undefined): void {
 		if (!this.available || this.isDropped(key)) return;
 		if (before !== undefined && before !== print) this.later(this.remove([...doneOf(key, before)]));
-		if (print !== undefined) this.later(this.store.recordTogether([...doneOf(key, print)]));
+		if (print === undefined) this.contents.delete(key);
+		else {
+			this.contents.set(key, doneOf(key, print));
+			this.later(this.store.recordTogether([...doneOf(key, print)]));
+		}
 	}
 
 	/** Rows kept before the journal held every row (a `v: 2` copy, 0.2.0's memory): their claims are written at this execution's end. */
@@ -187,20 +194,26 @@ export class Journal extends Contest {
 			leaving.push(...row.own);
 		}
 		await this.remove([...released, ...leaving]);
+		// The rows this visit created or remembered, and every content mark this process wrote meanwhile (a write that read before it may drop it).
+		const contents = [...this.contents];
+		if (this.visits.size === 0) this.contents.clear();
+		for (const [key] of contents) ensure.add(key);
 		let missing = [...ensure].filter((key) => !this.isDropped(key));
 		if (this.visits.size === 0) this.dropped = new Set<string>();
+		const marks = new Map(contents);
+		const checked = (key: string) => [claimOf(key), ...(marks.get(key) ?? [])];
 		let written = 0;
 		for (let round = 0; round < ENSURE_ROUNDS && missing.length > 0; round++) {
 			// With its race: a row whose claim a write dropped later is then refused, not created again.
 			for (let at = 0; at < missing.length; at += CHUNK) {
 				const part = missing.slice(at, at + CHUNK);
-				const there = await this.record(part.flatMap((key) => [claimOf(key), raceOf(key)]));
+				const there = await this.record(part.flatMap((key) => [...checked(key), raceOf(key)]));
 				if (round === 0) written += part.filter((key) => !there.has(claimOf(key))).length;
 			}
 			await this.timing.clock.sleep(this.waitMs);
 			const there = new Set<string>();
-			for (let at = 0; at < missing.length; at += CHUNK) for (const value of await this.record(missing.slice(at, at + CHUNK).map(claimOf))) there.add(value);
-			missing = missing.filter((key) => !there.has(claimOf(key)));
+			for (let at = 0; at < missing.length; at += CHUNK) for (const value of await this.record(missing.slice(at, at + CHUNK).flatMap(checked))) there.add(value);
+			missing = missing.filter((key) => checked(key).some((value) => !there.has(value)));
 		}
 		// Not removed a second time after the wait: by then another process may have claimed the row afresh (the
 		// simulation found that). A write that read before the removal and landed after it can bring a released

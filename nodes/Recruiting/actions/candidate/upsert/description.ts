@@ -117,8 +117,18 @@ const confirmForget: INodeProperties = {
 	type: 'boolean',
 	default: false,
 	description:
-		"Whether to forget at once. Off: the run only lists what it would forget and changes nothing. On: forgotten at once for every execution, the published workflow's too; its next run creates each forgotten candidate again (a duplicate unless it was deleted in the service).",
+		'Whether to forget at once, for the published workflow too (its next run creates each forgotten candidate again). Off: the run only lists what it would forget.',
 	displayOptions: { show: { ...show, memoryAction: ['forget', 'clearAll'] } },
+};
+
+/** What a run by hand does (issue 47): the banner says it before the user runs it. */
+const manualRunNotice: INodeProperties = {
+	displayName:
+		'Run by hand (Execute Workflow or Execute Step), this node creates no candidate and adds no record of a row its memory decides: such rows answer "notSent", and the published workflow sends them. Dry Run by hand plans the same. Options → Create in Manual Runs sends them by hand.',
+	name: 'manualRunNotice',
+	type: 'notice',
+	default: '',
+	displayOptions: { show: { ...show, memoryAction: ['remember'] } },
 };
 
 /** Beside Memory Action, for each mode that sends nothing: what it does, and to switch it back (issue 39, traps 1 and 2). */
@@ -152,7 +162,7 @@ function ordered(): INodeProperties[] {
 		"The \"slug\" of this row's earlier output. Empty: the remembered candidate, or a new one. Given alone: use that candidate (Source and Employee are not sent).",
 	);
 	const options = rest.pop()!;
-	return [matchBy, matchKey, ...rest, earlierRun, slug, syncState, memoryAction, confirmForget, ...modeNotices, dryRunNotice, outputNotice, options];
+	return [matchBy, matchKey, ...rest, earlierRun, slug, syncState, memoryAction, confirmForget, ...modeNotices, manualRunNotice, dryRunNotice, outputNotice, options];
 }
 
 export const description: INodeProperties[] = ordered();

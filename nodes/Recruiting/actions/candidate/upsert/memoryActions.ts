@@ -9,16 +9,17 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { CandidateMemory } from '../../../memory';
 import type { SentState } from '../../../memory/syncState';
-import { encodeState, recordPrint } from '../../../memory/syncState';
+import { contentPrint, encodeState, fieldBlock, profilePrint, recordPrint, unknownPrint } from '../../../memory/syncState';
 import type { RunContext, Send } from '../../context';
 import { itemParameter } from '../../shared/parameters';
 import type { ImportInput } from '../import.operation';
-import { resolveRecordNames } from '../import.operation';
+import { resolveRecordNames, updatableProfile } from '../import.operation';
 import { describeRecord } from '../import/plan';
 import { isDryRun } from './dryRun';
 import type { Lead } from './outcome';
 import { leadFields } from './outcome';
 import type { Plan } from './plan';
+import { PROFILE_ORDER } from './plan';
 
 interface Row {
 	key: string;
@@ -62,9 +63,11 @@ const warningOf = (context: IExecuteFunctions, action: string): IDataObject => {
 
 /**
  * Adopt Given Slugs: the row's Candidate Slug is remembered as its candidate, nothing is sent.
- * With its Sync State, what that says was sent; without it, the records the row lists now are
- * taken as added (the run that created the candidate added them: posting them again would add them
- * twice) and the profile as never sent (the next Sync Rows run sends it: an update is harmless).
+ * With its Sync State, what that says was sent. A row this node already knows as that candidate
+ * keeps what it knows, and its records whose post got no answer are marked as added (the way out
+ * for a record of unknown outcome that the service did store). Any other row is taken as the
+ * candidate holds it now: its profile and records as sent (the run that created the candidate sent
+ * them), so that the next Sync Rows run is `unchanged` when nothing changed (issue 47).
  */
 export async function adoptRow(context: IExecuteFunctions, itemIndex: number, run: RunContext, memory: CandidateMemory, row: Row, input: ImportInput, given: SentState | undefined): Promise<IDataObject> {
 	const slug = input.givenSlug;
@@ -79,23 +82,36 @@ export async function adoptRow(context: IExecuteFunctions, itemIndex: number, ru
 	}
 	await resolveRecordNames(context, itemIndex, run, input.planned);
 	const valid = input.planned.filter((record) => record.body !== undefined && record.problem === undefined);
-	// A row the memory already knows as this candidate keeps what it knows: a record that failed there was never sent.
+	const prints = valid.map((record) => recordPrint(record.kind.type, record.body!));
+	const fields = updatableProfile(input.profile);
+	const profile = profilePrint(fields, PROFILE_ORDER);
 	const known = memory.recall(row.key);
-	const entry: SentState = given ?? (known?.s === slug ? { p: known.p, r: known.r } : { r: [...new Set(valid.map((record) => recordPrint(record.kind.type, record.body!)))] });
+	let entry: SentState;
+	let records: string;
+	if (given) {
+		[entry, records] = [given, 'its Sync State says what was sent'];
+	} else if (known?.s === slug) {
+		// Only records whose post got no answer: one the service refused, or never sent, stays to be sent.
+		const held = new Set(known.r ?? []);
+		const present = valid.filter((record) => held.has(unknownPrint(record.kind.type, record.body!)));
+		const unknown = new Set(present.map((record) => unknownPrint(record.kind.type, record.body!)));
+		const marked = present.length;
+		entry = { p: known.p, r: [...new Set([...(known.r ?? []).filter((print) => !unknown.has(print)), ...present.map((record) => recordPrint(record.kind.type, record.body!))])] };
+		records = marked > 0 ? `${marked} ${marked === 1 ? 'record' : 'records'} of unknown outcome marked as added` : 'this node already knew it as this candidate, what it knew was sent is kept';
+	} else {
+		entry = { p: profile, r: [...new Set([...fieldBlock(profile, fields, PROFILE_ORDER), ...prints])] };
+		records = `its profile and ${valid.length} ${valid.length === 1 ? 'record' : 'records'} taken as the candidate holds them`;
+	}
 	for (const key of [row.key, ...row.aliases]) memory.remember(key, { s: slug, ...entry });
-	const records = given
-		? 'its Sync State says what was sent'
-		: known?.s === slug
-			? 'this node already knew it as this candidate, what it knew was sent is kept'
-			: `${valid.length} ${valid.length === 1 ? 'record' : 'records'} of the row taken as added`;
+	if (!given && known?.s !== slug) memory.settled([row.key], contentPrint(profile, prints), false);
 	return {
 		action: 'adopted',
 		...leadFields(row.lead),
-			error: '',
+		error: '',
 		slug,
 		syncState: encodeState(memory.stateScope, entry, slug),
 		...warningOf(context, 'adopt'),
-		message: `Adopted candidate ${slug}: nothing sent, ${records}; the next Sync Rows run sends only what is new${given ? '' : ' (the profile once)'}`,
+		message: `Adopted candidate ${slug}: nothing sent, ${records}; the next Sync Rows run sends only what is new`,
 	};
 }
 
@@ -159,10 +175,11 @@ export const MANUAL_HOLD_HINT =
 /**
  * Whether a manual run holds this row back: Options → Create in Manual Runs off, no Sync State
  * given, and the row would create a candidate or add records (a profile update can be sent again
- * harmlessly; a creation or a record cannot). A dry run plans as a real run.
+ * harmlessly; a creation or a record cannot). A dry run by hand plans the same.
  */
 export function heldInManualRun(context: IExecuteFunctions, itemIndex: number, run: RunContext, { slug, given, plan }: { slug: string | undefined; given: SentState | undefined; plan: Plan }): boolean {
-	if (context.getMode() !== 'manual' || isDryRun(run) || given !== undefined) return false;
+	// A dry run by hand plans what this manual run does (issue 47): the same rows held back.
+	if (context.getMode() !== 'manual' || given !== undefined) return false;
 	if (itemParameter(context, 'options.createInManualRuns', itemIndex, false) === true) return false;
 	return slug === undefined || plan.records.some((record) => record.body !== undefined && record.problem === undefined);
 }

@@ -103,9 +103,15 @@ function failuresOf(result: IDataObject, plan: Plan): string[] {
 	};
 	return [
 		...(result.profileError !== undefined ? [`profile update: ${result.profileError as string}`] : []),
-		...results.filter((done) => !done.ok).map((done) => `${described(done)}: ${(done.error as string | undefined) ?? 'failed'}`),
+		...results
+			.filter((done) => !done.ok)
+			.map(
+				(done) =>
+					`${described(done)}: ${(done.error as string | undefined) ?? 'failed'}${done.outcomeUnknown === true ? " (if the candidate has it: run this row once with Memory Action → Adopt Given Slugs and its slug, which marks it as added)" : ''}`,
+			),
 		...plan.outcomeUnknown.map(
-			(record) => `${describeRecord(record)}: an earlier post got no answer (it may have been added), not sent again (Options → ${RESEND_UNKNOWN_LABEL} sends it, at the risk of a second copy)`,
+			(record) =>
+				`${describeRecord(record)}: an earlier post got no answer (it may have been added), not sent again (added: Memory Action → Adopt Given Slugs with this row's slug marks it so; missing: Options → ${RESEND_UNKNOWN_LABEL} sends it)`,
 		),
 	];
 }
@@ -174,7 +180,7 @@ function messageOf(action: string, result: IDataObject, plan: Plan, failures: st
 	if (plan.notCleared.length > 0) notes.push(`${labels(plan.notCleared)} left empty in the row: the service cannot clear a field, it keeps its value`);
 	if (plan.outcomeUnknown.length > 0) {
 		notes.push(
-			`Not sent again: ${plan.outcomeUnknown.map(describeRecord).join(', ')} (an earlier post may have added it; check the candidate, and add it with the Add operation of its kind if it is missing, or turn on Options → ${RESEND_UNKNOWN_LABEL}, which may add it twice)`,
+			`Not sent again: ${plan.outcomeUnknown.map(describeRecord).join(', ')} (an earlier post may have added it; check the candidate: if it is there, run this row once with Memory Action → Adopt Given Slugs and Candidate Slug set to its slug, which marks it as added; if it is missing, turn on Options → ${RESEND_UNKNOWN_LABEL} for one run)`,
 		);
 	}
 	if (failures.length > 0) notes.push(`Failed: ${failures.join('; ')}`);
