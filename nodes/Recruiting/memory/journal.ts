@@ -37,6 +37,9 @@ export class Journal extends Contest {
 	/** Running executions (visits) and the rows each created or remembered: checked at its end. */
 	private readonly visits = new Map<number, Set<string>>();
 
+	/** Asking marks this process wrote and took off again: taken off once more at the end of a visit (a write that read before may have brought them back). */
+	private readonly asked = new Set<string>();
+
 	/** Content marks written by this process (row key → its pair): checked with the claims at the end of a visit. */
 	private readonly contents = new Map<string, readonly string[]>();
 
@@ -156,6 +159,7 @@ export class Journal extends Contest {
 			else wrote.push(done2, done);
 		}
 		await this.remove(wrote);
+		for (const value of wrote) if (asking.includes(value)) this.asked.add(value);
 		if (explained === 'gone') this.rows.delete(key);
 		return explained;
 	}
@@ -215,7 +219,14 @@ export class Journal extends Contest {
 			for (let at = 0; at < missing.length; at += CHUNK) for (const value of await this.record(missing.slice(at, at + CHUNK).flatMap(checked))) there.add(value);
 			missing = missing.filter((key) => checked(key).some((value) => !there.has(value)));
 		}
-		// Not removed a second time after the wait: by then another process may have claimed the row afresh (the
+		// An asking mark only guards (an asker's false writes): once every write that read before it was taken off has landed, off again.
+		const asked = [...this.asked];
+		this.asked.clear();
+		if (asked.length > 0) {
+			if (ensure.size === 0) await this.timing.clock.sleep(this.waitMs);
+			await this.remove(asked);
+		}
+		// Claims are not removed a second time after the wait: by then another process may have claimed the row afresh (the
 		// simulation found that). A write that read before the removal and landed after it can bring a released
 		// claim back: that row is then refused as "may already exist", never created twice.
 		return written;
