@@ -111,7 +111,7 @@ function failuresOf(result: IDataObject, plan: Plan): string[] {
 			),
 		...plan.outcomeUnknown.map(
 			(record) =>
-				`${describeRecord(record)}: an earlier post got no answer (it may have been added), not sent again (added: Memory Action → Adopt Given Slugs with this row's slug marks it so; missing: Options → ${RESEND_UNKNOWN_LABEL} sends it)`,
+				`${describeRecord(record)}: an earlier post got no answer (it may have been added), not sent again (if it was added, Memory Action → Adopt Given Slugs with this row's slug marks it so, else Options → ${RESEND_UNKNOWN_LABEL} sends it, at the risk of a second copy)`,
 		),
 	];
 }
@@ -180,7 +180,7 @@ function messageOf(action: string, result: IDataObject, plan: Plan, failures: st
 	if (plan.notCleared.length > 0) notes.push(`${labels(plan.notCleared)} left empty in the row: the service cannot clear a field, it keeps its value`);
 	if (plan.outcomeUnknown.length > 0) {
 		notes.push(
-			`Not sent again: ${plan.outcomeUnknown.map(describeRecord).join(', ')} (an earlier post may have added it; check the candidate: if it is there, run this row once with Memory Action → Adopt Given Slugs and Candidate Slug set to its slug, which marks it as added; if it is missing, turn on Options → ${RESEND_UNKNOWN_LABEL} for one run)`,
+			`Not sent again: ${plan.outcomeUnknown.map(describeRecord).join(', ')} (an earlier post may have added it; check the candidate: if it is there, run this row once with Memory Action → Adopt Given Slugs and Candidate Slug set to its slug, which marks it as added; if it is missing, turn on Options → ${RESEND_UNKNOWN_LABEL} for one run, which may add it twice)`,
 		);
 	}
 	if (failures.length > 0) notes.push(`Failed: ${failures.join('; ')}`);
