@@ -520,3 +520,148 @@ describe(`issue 25: n8n ${line}.x killed in the middle of a run`, { timeout: 10 
 		assert.ok(missing <= (tally.get('refused') ?? 0) - atKill, `missing ${missing}: only rows refused beyond those created before the kill`);
 	});
 });
+
+describe(`issue 46: a row's life per execution, in real n8n ${line}.x`, { timeout: 15 * 60_000 }, () => {
+	/** The node's Concurrency in syncWorkflow(): at most this many creations are under way at once. */
+	const CONCURRENCY = 2;
+	const refusal = (r) => String(r).startsWith('error');
+	const tallyOf = (outcome) => outcome.reduce((m, r) => ({ ...m, [refusal(r) ? 'refused' : r]: (m[refusal(r) ? 'refused' : r] ?? 0) + 1 }), {});
+	const executionIds = async (target) => ((await stack.rest.listExecutions({ workflowId: target.workflow.id })).results ?? []).map((e) => String(e.id));
+
+	/**
+	 * One webhook call per body, the i-th started `gapMs` × i after the first, each without waiting
+	 * for any other to answer or its execution to end; then waits for every execution to end.
+	 * Returns the executions in the order they started, and the gaps between their starts as n8n saved them.
+	 */
+	async function startSpaced(target, bodies, gapMs) {
+		const seen = new Set(await executionIds(target));
+		const t0 = performance.now();
+		const answers = await Promise.all(
+			bodies.map(async (body, i) => {
+				await sleep(Math.max(0, t0 + i * gapMs - performance.now()));
+				const res = await fetch(`${stack.n8n.url}/webhook/${target.path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+				return res.status;
+			}),
+		);
+		assert.deepEqual(answers, bodies.map(() => 200));
+		let fresh = [];
+		for (let tries = 0; tries < 600 && fresh.length < bodies.length; tries++) {
+			fresh = (await executionIds(target)).filter((id) => !seen.has(id));
+			if (fresh.length < bodies.length) await sleep(250);
+		}
+		assert.equal(fresh.length, bodies.length, `${bodies.length} executions expected, ${fresh.length} started`);
+		const executions = await Promise.all(fresh.map((id) => stack.rest.waitForExecution(id)));
+		executions.sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt) || Number(a.id) - Number(b.id));
+		const gaps = executions.slice(1).map((e, i) => Date.parse(e.startedAt) - Date.parse(executions[i].startedAt));
+		return { executions, gaps };
+	}
+
+	for (const gapMs of [250, 700, 1100]) {
+		test(`single-row webhook executions started ${gapMs} ms apart, each a new row: each row created once, none refused`, async () => {
+			const n = 8;
+			const target = await install(`spaced-${gapMs}`);
+			await call(target, []); // the webhook is registered (an execution over no rows)
+			const rows = rowsOf(`spaced${gapMs}`, n);
+			const from = stack.sandbox.requests.length;
+			const { executions, gaps } = await startSpaced(target, rows.map((row) => ({ rows: [row] })), gapMs);
+			const outcome = executions.map((e) => [out(e, 'Rows')[0]?.email, results(e)]);
+			log(`measured: ${n} executions ${gapMs} ms apart (started, as n8n saved them, ${JSON.stringify(gaps)} ms apart): ${JSON.stringify(tallyOf(outcome.flatMap(([, r]) => r)))}`);
+			for (const [i, execution] of executions.entries()) {
+				assert.equal(execution.status, 'success', `execution ${execution.id}: ${JSON.stringify(execution.error ?? null)}`);
+				// "too slow to be sure" is a refusal too: a store call of the process took 1 s or longer (docs/sync-memory.md, the timing assumption)
+				assert.deepEqual(outcome[i][1], ['created'], `execution ${execution.id} (${outcome[i][0]}): none refused`);
+			}
+			assert.deepEqual(outcome.map(([email]) => email).sort(), rows.map((row) => row.email).sort(), 'one execution per row');
+			for (const row of rows) assert.equal(stored(row.email).length, 1, `${row.email} created exactly once`);
+			assert.equal(creations(since(from)).length, n, shown(creations(since(from))));
+			// and each is known from then on: the same rows in one execution send nothing
+			const again = stack.sandbox.requests.length;
+			assert.deepEqual(results(await call(target, rows)), rows.map(() => 'unchanged'));
+			assert.equal(writes(since(again)).length, 0, shown(since(again)));
+		});
+	}
+
+	test('Stop Execution in the middle of a long production run, then the same rows again: nothing created twice; the rows the stopped run never sent are created; refused only among the creations in flight at the stop', async () => {
+		const { rest, sandbox } = stack;
+		const n = 400;
+		const rows = rowsOf('stopped', n);
+		const target = await install('stopped');
+		await call(target, []); // the webhook is registered
+		const count = () => rows.filter((row) => stored(row.email).length > 0).length;
+		const seen = new Set(await executionIds(target));
+		const from = sandbox.requests.length;
+		/** The stopped run's creations: the sandbox's log entries (status 0 while unanswered). */
+		const posted = () => creations(since(from));
+		let id;
+		let inFlight;
+		let sentAtStop;
+		let stoppedAt;
+		let stopAsked;
+		// a creation answers after 30 ms: 400 rows, two at a time, take 6 s at least
+		sandbox.setFaults({ paths: [CANDIDATE], latencyMs: 30 });
+		try {
+			const res = await fetch(`${stack.n8n.url}/webhook/${target.path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rows }) });
+			assert.equal(res.status, 200);
+			for (let tries = 0; tries < 600 && !id; tries++) {
+				id = (await executionIds(target)).find((e) => !seen.has(e));
+				if (!id) await sleep(100);
+			}
+			assert.ok(id, 'the long run started');
+			const startedAt = Date.now();
+			// past the rows the node prepares (and claims) ahead of its creations
+			while (count() < 120 && Date.now() - startedAt < 180_000) await sleep(50);
+			log(`measured: ${count()} rows stored ${((Date.now() - startedAt) / 1000).toFixed(1)} s after the run started; requests so far ${JSON.stringify(since(from).reduce((m, r) => ({ ...m, [`${r.method} ${r.path}`]: (m[`${r.method} ${r.path}`] ?? 0) + 1 }), {}))}`);
+			const before = posted().length;
+			const unanswered = new Set(posted().filter((r) => r.status === 0));
+			// as the editor's Stop button does
+			stopAsked = Date.now();
+			const answer = await rest.post(`/executions/${id}/stop`);
+			stoppedAt = posted().length;
+			// in flight at the stop: unanswered when it was asked for, or sent while n8n stopped the run
+			inFlight = posted().filter((r, i) => unanswered.has(r) || i >= before).length;
+			sentAtStop = count();
+			log(`measured: stop asked after ${before} creations sent (${sentAtStop} stored); n8n answered ${JSON.stringify(answer)}`);
+			const stopped = await rest.waitForExecution(id);
+			log(`measured: the stopped run ended ${stopped.status}`);
+			assert.notEqual(stopped.status, 'success', 'the run was stopped before its end');
+			// the sandbox has answered every creation it received (those whose client left included)
+			for (let tries = 0; tries < 200 && posted().some((r) => r.status === 0); tries++) await sleep(50);
+		} finally {
+			sandbox.setFaults({});
+		}
+		// the sandbox logs a request's body with its answer: a creation whose client left before it (the stop) shows none
+		const sentByStopped = new Set(posted().map((r) => String(r.body?.email ?? '').toLowerCase()));
+		const withoutBody = posted().filter((r) => r.body === undefined).length;
+		const lateSends = posted().length - stoppedAt;
+		const neverSent = rows.filter((row) => !sentByStopped.has(row.email.toLowerCase()));
+		log(`measured: ${posted().length} creations sent by the stopped run (${lateSends} after the stop returned; ${withoutBody} whose answer the run never took), ${inFlight} in flight at the stop, ${neverSent.length - withoutBody} rows never sent`);
+		assert.ok(neverSent.length > 0 && sentAtStop < n, `stopped in the middle: ${sentAtStop} of ${n} stored`);
+
+		const again = stack.sandbox.requests.length;
+		const rerun = await call(target, rows);
+		assert.equal(rerun.status, 'success', JSON.stringify(rerun.error ?? null));
+		const outcome = results(rerun);
+		const tally = tallyOf(outcome);
+		const duplicates = rows.reduce((m, row) => m + Math.max(0, stored(row.email).length - 1), 0);
+		const missing = rows.filter((row) => stored(row.email).length === 0);
+		log(`measured: the same ${n} rows again: ${JSON.stringify(tally)}; duplicates ${duplicates}; missing ${missing.length}; creations sent ${creations(since(again)).length}; refused rows ${JSON.stringify(rows.flatMap((row, i) => (refusal(outcome[i]) ? [i + 1] : [])))}`);
+		assert.equal(outcome.length, n);
+		assert.equal(duplicates, 0, 'no row created twice');
+		const late = rows.flatMap((row, i) => (neverSent.includes(row) || outcome[i] === 'unchanged' ? [] : [`${row.email}: ${outcome[i]}; sent ${posted().filter((r) => String(r.body?.email).toLowerCase() === row.email.toLowerCase()).map((r) => `${r.at - stopAsked} ms from the stop, answered ${r.status}`)}`]));
+		log(`measured: rows sent by the stopped run and not unchanged in the re-run: ${JSON.stringify(late)}`);
+		for (const [i, row] of rows.entries()) {
+			if (refusal(outcome[i])) assert.match(outcome[i], /may already exist/, row.email);
+			else if (neverSent.includes(row)) assert.equal(outcome[i], 'created', `${row.email}: never sent by the stopped run, created by the re-run`);
+			// a row whose creation was answered as the stop came, before the run wrote its content: its profile is sent again, never a second creation
+			else assert.ok(['unchanged', 'updated'].includes(outcome[i]), `${row.email}: created by the stopped run, ${outcome[i]}`);
+		}
+		assert.ok((tally.updated ?? 0) <= CONCURRENCY, `updated ${tally.updated} ≤ the node's concurrency ${CONCURRENCY}`);
+		// refused among the rows that look never sent: only the creations whose answer the stopped run never took (their body is not in the log)
+		const refusedUnsent = neverSent.filter((row) => refusal(outcome[rows.indexOf(row)])).length;
+		assert.ok(refusedUnsent <= withoutBody, `refused ${refusedUnsent} rows never seen sent ≤ ${withoutBody} creations sent without an answer`);
+		assert.equal(creations(since(again)).length, neverSent.length - refusedUnsent, 'the re-run creates the rows never sent, and only them');
+		assert.ok((tally.refused ?? 0) <= inFlight, `refused ${tally.refused} ≤ in flight at the stop ${inFlight}`);
+		assert.ok((tally.refused ?? 0) <= CONCURRENCY, `refused ${tally.refused} ≤ the node's concurrency ${CONCURRENCY}`);
+		for (const row of missing) assert.ok(refusal(outcome[rows.indexOf(row)]), `${row.email}: missing only if refused`);
+	});
+});
