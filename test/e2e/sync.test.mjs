@@ -8,7 +8,9 @@
 //   - the two examples that keep the state in the rows: the sheet (spreadsheet-sync.json) and an
 //     n8n Data table (datatable-sync.json);
 //   - issue 31: Forget This Row and Forget All Rows run by hand, then live; Match By changed from Email to Phone;
-//   - issue 38: a dry run by hand while the active workflow syncs new rows.
+//   - issue 38: a dry run by hand while the active workflow syncs new rows;
+//   - issue 46: single-row webhook executions 0.25, 0.7 and 1.1 s apart; a Stop Execution in the
+//     middle of a long run, then the same rows again.
 //
 //   N8N_LINE=2 E2E_SKIP_BUILD=1 node --test --test-concurrency=1 test/e2e/sync.test.mjs
 import assert from 'node:assert/strict';
