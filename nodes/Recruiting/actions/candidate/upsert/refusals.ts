@@ -142,7 +142,7 @@ export function unsureError(context: IExecuteFunctions, itemIndex: number, lead:
 		itemIndex,
 		description: [
 			`Before it creates a candidate, the node claims the row in n8n's deduplication store and waits ${MIN_WAIT_MS} ms for any other execution's claim to land. One of this n8n process's calls to that store took ${Math.round(slowestMs)} ms, longer than that wait, so the node cannot tell whether another execution claimed this row at the same moment. Nothing was sent, so nothing is created twice.`,
-			'Run the row again (a later run decides it afresh), when n8n\'s database is less busy.',
+			"The row's claim stays (releasing it could let a second candidate be created, if another execution did claim it): a later run refuses it as \"may already exist\". If no candidate of it exists in the service, run this row once with Memory Action → Forget Each Input Row and Forget Now on: the next run creates it. If one exists, Adopt Given Slugs with its slug.",
 		].join(' '),
 	});
 	error.context.refusal = UNSURE_REFUSAL;
