@@ -215,6 +215,13 @@ async function executeByHand(wf) {
 	throw new Error(`no execution of ${wf.name} ended`);
 }
 
+/** Opens an execution in the workflow's executions view, then a node's output there, and waits until it shows `text`. */
+async function showExecution(wf, execution, nodeName, text) {
+	await page.goto(`${stack.n8n.url}/workflow/${wf.id}/executions/${execution.id}`);
+	await openNode(nodeName);
+	await page.locator('[data-test-id="output-panel"]').getByText(text, { exact: false }).first().waitFor({ timeout: 15_000 });
+}
+
 /** The output items (json) of a node in an execution. */
 const outputOf = (execution, node) => (execution.runData[node]?.at(-1)?.data?.main?.[0] ?? []).map((item) => item.json);
 
@@ -260,6 +267,17 @@ function sheetWorkflow(tag, name, rows, parameters = {}) {
 		},
 	};
 }
+
+/** Clicks the switch of a boolean parameter in the open node (n8n 2.x renders it as an el-switch). */
+async function toggle(paramName) {
+	const input = page.locator(`[data-test-id="parameter-input-${paramName}"]`).first();
+	await input.waitFor({ timeout: 15_000 });
+	const box = input.locator('.el-switch, [role="switch"]').first();
+	await ((await box.count()) > 0 ? box : input).click();
+}
+
+/** The writes (not GET, not the login) that reached the sandbox since `from` (an index into its request log). */
+const writesSince = (from) => stack.sandbox.requests.slice(from).filter((r) => r.method !== 'GET' && r.path !== '/v1/login').map((r) => `${r.method} ${r.path}`);
 
 const storedWith = (email) => stack.sandbox.candidates(SEEDED_LOGIN.companyId).filter((c) => c.email === email).length;
 
@@ -657,15 +675,19 @@ describe(`n8n ${line}.x editor in chromium`, { timeout: 10 * 60_000, skip }, () 
 		await screenshot('i34-upsert-form-state-section');
 		assert.equal(await page.locator('[data-test-id="parameter-input-memoryAction"] input').first().inputValue(), 'Sync Rows');
 
+		const imported = (await stack.rest.getWorkflow(wf.id)).versionId;
 		await choose('memoryAction', 'Forget Each Input Row');
+		await page.locator('[data-test-id="parameter-input-confirmForget"]').first().waitFor();
 		await screenshot('i34-memory-action-forget');
 		await choose('memoryAction', 'Sync Rows');
 		await closeNode();
+		// n8n 2.x saves a draft on its own too (it may hold Forget for a moment): wait for a save that holds Sync Rows
 		await page.keyboard.press('Control+s');
 		let saved;
-		for (let tries = 0; tries < 40; tries++) {
-			saved = (await stack.rest.getWorkflow(wf.id)).nodes.find((node) => node.name === 'Sync rows').parameters;
-			if (saved.memoryAction !== undefined || tries > 10) break;
+		for (let tries = 0; tries < 60; tries++) {
+			const workflow = await stack.rest.getWorkflow(wf.id);
+			saved = workflow.nodes.find((node) => node.name === 'Sync rows').parameters;
+			if (workflow.versionId !== imported && (saved.memoryAction ?? 'remember') === 'remember') break;
 			await page.waitForTimeout(250);
 		}
 		await screenshot('i34-memory-action-back');
@@ -763,17 +785,34 @@ describe(`n8n ${line}.x editor in chromium`, { timeout: 10 * 60_000, skip }, () 
 	test('issue 39, trap 3: a hand run of Create or Update creates nothing by default; after a restart production creates each row once', async () => {
 		await signIn();
 		const rows = [1, 2].map((n) => ({ email: `i39.hand.${n}@example.test`, first: `Hand${n}` }));
-		const held = sheetWorkflow('held', 'Sync by hand', rows);
+		// Issue 47: the user previews first (Options → Dry Run on), then turns Dry Run off and runs by hand: the two agree.
+		const held = sheetWorkflow('held', 'Sync by hand', rows, { options: { dryRun: true } });
 		const wf = await stack.rest.importWorkflow(held.json);
 		i39.held = { workflow: wf, path: held.webhookPath, rows };
 		await page.goto(`${stack.n8n.url}/workflow/${wf.id}`);
+		const preview = await executeByHand(wf);
+		const planned = outputOf(preview, 'Sync by hand');
+		assert.deepEqual(planned.map((json) => [json.action, json.email, json.dryRun]), rows.map((row) => ['notSent', row.email, true]), 'the preview by hand plans what a run by hand does');
+		await openNode('Sync by hand');
+		const ndv = page.locator('[data-test-id="ndv"]');
+		await ndv.getByText('Run by hand (Execute Workflow or Execute Step), this node creates no candidate', { exact: false }).first().waitFor({ timeout: 15_000 });
+		await page.locator('[data-test-id="output-panel"]').getByText('notSent', { exact: false }).first().waitFor({ timeout: 15_000 });
+		await screenshot('i47-6-dry-run-by-hand-plans-not-sent');
+		await toggle('dryRun');
+		await closeNode();
+		await saveUntil(wf, 'Sync by hand', (parameters) => parameters.options?.dryRun !== true);
+		const writesBefore = stack.sandbox.requests.length;
 		const byHand = await executeByHand(wf);
 		assert.equal(byHand.mode, 'manual');
-		assert.deepEqual(outputOf(byHand, 'Sync by hand').map((json) => [json.action, json.email]), rows.map((row) => ['notSent', row.email]));
+		const ran = outputOf(byHand, 'Sync by hand');
+		assert.deepEqual(ran.map((json) => [json.action, json.email, json.dryRun]), rows.map((row) => ['notSent', row.email, undefined]));
+		assert.deepEqual(ran.map((json) => json.wouldSend), planned.map((json) => json.wouldSend), 'the run by hand holds back what its preview said');
+		assert.deepEqual(writesSince(writesBefore), [], 'the run by hand wrote nothing');
 		await openNode('Sync by hand');
 		const panel = page.locator('[data-test-id="output-panel"]');
 		await panel.getByText('it creates no candidate and adds no record', { exact: false }).first().waitFor({ timeout: 15_000 });
 		await screenshot('i39-3-hand-run-not-sent');
+		assert.match(await ndv.innerText(), /Run by hand \(Execute Workflow or Execute Step\), this node creates no candidate/);
 		assert.match(await panel.innerText(), /notSent/);
 		await closeNode();
 		for (const row of rows) assert.equal(storedWith(row.email), 0, `${row.email} not created by hand`);
@@ -802,14 +841,22 @@ describe(`n8n ${line}.x editor in chromium`, { timeout: 10 * 60_000, skip }, () 
 		await screenshot('i39-3-after-restart-production-created');
 	});
 
-	test('issue 39, trap 1: rows created by hand are refused after the restart; adopting their slugs in bulk creates nothing; Forget says what it does and a hand run after it creates no duplicate', async () => {
+	test('issue 39, trap 1: rows created by hand are unchanged after the restart, refused once edited; adopting their slugs in bulk creates nothing and the next run is unchanged; Forget from a draft changes nothing until Forget Now; a hand run after it creates no duplicate', async () => {
 		await signIn();
 		assert.ok(i39.chosen, 'the hand-run walk ran first');
-		const { workflow: wf, path: webhookPath, rows, slugs } = i39.chosen;
+		const { workflow: wf, path: webhookPath, rows: createdRows, slugs } = i39.chosen;
 		await stack.rest.activateWorkflow(wf.id);
+		// Issue 46: the rows as created by hand are unchanged after the restart (n8n's store holds their content), nothing sent.
+		const sameWrites = stack.sandbox.requests.length;
+		const same = await runWebhook(stack, { workflow: wf, path: webhookPath }, { rows: createdRows });
+		assert.deepEqual(outputOf(same, 'Sync chosen').map((json) => [json.action, json.email]), createdRows.map((row) => ['unchanged', row.email]));
+		assert.deepEqual(writesSince(sameWrites), [], 'the unchanged rows sent nothing');
+		// The sheet edited since: n8n has no slug for them, so they are refused, never created twice.
+		const rows = createdRows.map((row) => ({ ...row, first: `${row.first}-edited` }));
 		const refused = await runWebhook(stack, { workflow: wf, path: webhookPath }, { rows });
 		const refusedItems = outputOf(refused, 'Sync chosen');
-		assert.deepEqual(refusedItems.map((json) => [/may already exist/.test(String(json.error)), json.email]), rows.map((row) => [true, row.email]));
+		assert.deepEqual(refusedItems.map((json) => [/may already exist/.test(String(json.error)), json.email]), rows.map((row) => [true, row.email]), JSON.stringify(refusedItems.map((json) => [json.action, json.error])));
+		for (const row of rows) assert.equal(storedWith(row.email), 1, `${row.email}: not created twice`);
 		assert.match(String(refusedItems[0].errorDescription), /Adopt Given Slugs/);
 		assert.match(String(refusedItems[0].errorDescription), /Only for a candidate that does not exist in the service/);
 
@@ -826,7 +873,7 @@ describe(`n8n ${line}.x editor in chromium`, { timeout: 10 * 60_000, skip }, () 
 		await closeNode();
 		await saveUntil(wf, 'Sync chosen', (parameters) => parameters.memoryAction === 'adopt');
 		await page.waitForTimeout(500);
-		assert.match(await canvasText('Sync chosen'), /Adopts slugs, sends nothing · Create or Update/);
+		assert.match(await canvasText('Sync chosen'), /⚠ Adopts Slugs, Creates in Manual Runs · Create or Update/);
 		await screenshot('i39-1-adopt-subtitle');
 		const adopted = await executeByHand(wf);
 		assert.deepEqual(outputOf(adopted, 'Sync chosen').map((json) => [json.action, json.email, json.slug]), withSlugs.map((row) => ['adopted', row.email, row.slug]));
@@ -837,8 +884,11 @@ describe(`n8n ${line}.x editor in chromium`, { timeout: 10 * 60_000, skip }, () 
 		await closeNode();
 		await saveUntil(wf, 'Sync chosen', (parameters) => (parameters.memoryAction ?? 'remember') === 'remember');
 		await stack.rest.activateWorkflow(wf.id);
+		const adoptedWrites = stack.sandbox.requests.length;
 		const live = await runWebhook(stack, { workflow: wf, path: webhookPath }, { rows: withSlugs });
-		assert.deepEqual(outputOf(live, 'Sync chosen').map((json) => json.action), ['updated', 'updated', 'updated'], 'the adopted rows: the profile sent once, nothing created');
+		// Issue 47: Adopt takes a row as its candidate holds it: the next run is unchanged and sends nothing.
+		assert.deepEqual(outputOf(live, 'Sync chosen').map((json) => json.action), ['unchanged', 'unchanged', 'unchanged'], 'the adopted rows: nothing changed, nothing sent');
+		assert.deepEqual(writesSince(adoptedWrites), [], 'the run after Adopt wrote nothing');
 		for (const row of rows) assert.equal(storedWith(row.email), 1, `${row.email}: never created twice`);
 
 		// Forget, on the rows created live in the hand-run walk: the notice and the output say what it does; a hand run after it creates nothing.
@@ -852,6 +902,32 @@ describe(`n8n ${line}.x editor in chromium`, { timeout: 10 * 60_000, skip }, () 
 		assert.match(await ndv.innerText(), /a duplicate if its candidate exists/);
 		await closeNode();
 		await saveUntil(held.workflow, 'Sync by hand', (parameters) => parameters.memoryAction === 'forget');
+
+		// Issue 47: the workflow is published (since the hand-run walk) and this is its draft: without Forget Now the run by hand only lists what it would forget ...
+		assert.equal((await stack.rest.getWorkflow(held.workflow.id)).active, true, 'the workflow is published');
+		const draft = await executeByHand(held.workflow);
+		const draftItems = outputOf(draft, 'Sync by hand');
+		assert.deepEqual(draftItems.map((json) => [json.action, json.email, typeof json.slug]), held.rows.map((row) => ['wouldForget', row.email, 'string']));
+		assert.match(String(draftItems[0].message), /Nothing forgotten \(Forget Now is off\)/);
+		await openNode('Sync by hand');
+		await page.locator('[data-test-id="output-panel"]').getByText('wouldForget', { exact: false }).first().waitFor({ timeout: 15_000 });
+		await screenshot('i47-1-forget-from-draft-without-forget-now');
+		await closeNode();
+		// ... and the live workflow's next run still knows every row: unchanged, nothing created or sent.
+		const liveWrites = stack.sandbox.requests.length;
+		const stillLive = await runWebhook(stack, { workflow: held.workflow, path: held.path }, { rows: held.rows });
+		assert.deepEqual(outputOf(stillLive, 'Sync by hand').map((json) => [json.action, json.email]), held.rows.map((row) => ['unchanged', row.email]), 'the published workflow: nothing forgotten');
+		assert.deepEqual(writesSince(liveWrites), [], 'the published workflow sent nothing');
+		for (const row of held.rows) assert.equal(storedWith(row.email), 1, `${row.email}: no duplicate`);
+		await showExecution(held.workflow, stillLive, 'Sync by hand', 'unchanged');
+		await screenshot('i47-1-live-run-unchanged-after-draft-forget');
+		await closeNode();
+		// Forget Now on: the run by hand forgets at once.
+		await page.goto(`${stack.n8n.url}/workflow/${held.workflow.id}`);
+		await openNode('Sync by hand');
+		await toggle('confirmForget');
+		await closeNode();
+		await saveUntil(held.workflow, 'Sync by hand', (parameters) => parameters.confirmForget === true);
 		const forgot = await executeByHand(held.workflow);
 		const forgotItems = outputOf(forgot, 'Sync by hand');
 		assert.deepEqual(forgotItems.map((json) => [json.action, json.email, typeof json.slug]), held.rows.map((row) => ['forgotten', row.email, 'string']));
@@ -878,7 +954,7 @@ describe(`n8n ${line}.x editor in chromium`, { timeout: 10 * 60_000, skip }, () 
 		await page.goto(`${stack.n8n.url}/workflow/${wf.id}`);
 		await page.locator('[data-test-id="canvas-node"][data-node-name="Sync left in dry run"]').waitFor();
 		await page.waitForTimeout(500);
-		assert.match(await canvasText('Sync left in dry run'), /Dry Run: writes nothing · Create or Update/);
+		assert.match(await canvasText('Sync left in dry run'), /⚠ Dry Run · Create or Update/);
 		await screenshot('i39-2-dry-run-subtitle');
 		await openNode('Sync left in dry run');
 		await page.locator('[data-test-id="ndv"]').getByText('Turn it off to sync', { exact: false }).first().waitFor({ timeout: 15_000 });
@@ -895,12 +971,12 @@ describe(`n8n ${line}.x editor in chromium`, { timeout: 10 * 60_000, skip }, () 
 		await screenshot('i39-2-dry-run-production-execution');
 
 		// Forget left on and published: each production item carries a warning.
-		const forget = sheetWorkflow('forget-live', 'Sync left forgetting', rows, { memoryAction: 'forget' });
+		const forget = sheetWorkflow('forget-live', 'Sync left forgetting', rows, { memoryAction: 'forget', confirmForget: true });
 		const wf2 = await stack.rest.importWorkflow(forget.json);
 		await page.goto(`${stack.n8n.url}/workflow/${wf2.id}`);
 		await page.locator('[data-test-id="canvas-node"][data-node-name="Sync left forgetting"]').waitFor();
 		await page.waitForTimeout(500);
-		assert.match(await canvasText('Sync left forgetting'), /Forgets rows · Create or Update/);
+		assert.match(await canvasText('Sync left forgetting'), /⚠ Forgets Rows · Create or Update/);
 		await screenshot('i39-2-forget-subtitle');
 		await stack.rest.activateWorkflow(wf2.id);
 		const forgetting = await runWebhook(stack, { workflow: wf2, path: forget.webhookPath }, { rows });
