@@ -210,15 +210,17 @@ describe('issue 46: the preview and the memory actions agree with the real run',
 		expect(next.writes).toEqual([`POST ${CANDIDATE}/it-skill`]);
 	}, 60_000);
 
-	it('Adopt Given Slugs of rows this node does not know (created elsewhere): the next run is `unchanged`, nothing sent (issue 47)', async () => {
+	it('Adopt Given Slugs of rows created by another workflow: records taken as added, the profile sent once by the next run (its content is not known to this node), nothing created or posted twice', async () => {
 		const harness = new Harness(emailCredential(sandbox(), ALICE));
 		const sheet = rows(3, 'adoptFresh');
 		const other = new Harness(emailCredential(sandbox(), ALICE));
 		const created = await sync(other, sheet);
 		const withSlugs = sheet.map((row, index) => ({ ...row, slug: created.outputs[index].slug }));
-		await sync(harness, withSlugs, { extra: { memoryAction: 'adopt', candidateSlug: '={{ $json.slug }}' } });
+		const adopted = await sync(harness, withSlugs, { extra: { memoryAction: 'adopt', candidateSlug: '={{ $json.slug }}' } });
+		expect(String(adopted.outputs[0].message)).toMatch(/its profile sent by the next run/);
 		const next = await sync(harness, sheet);
-		expect(next.actions).toEqual(['unchanged', 'unchanged', 'unchanged']);
-		expect(next.writes).toEqual([]);
+		expect(next.actions).toEqual(['updated', 'updated', 'updated']);
+		expect(next.writes).toEqual(Array(3).fill(`PUT ${CANDIDATE}`));
+		expect((await sync(harness, sheet)).actions).toEqual(['unchanged', 'unchanged', 'unchanged']);
 	}, 60_000);
 });

@@ -151,6 +151,11 @@ export class MemoryRows {
 		}
 	}
 
+	/** Whether n8n's store says the row was last sent in full with this content (read as `explain` reads it). */
+	async sentAs(key: string, content: string): Promise<boolean> {
+		return (await this.journal.explain(key, content)) === 'same';
+	}
+
 	/** Whether an execution of this process sent the row's creation and got no answer: it is not sent again. */
 	held(key: string): boolean {
 		return this.journal.held(key);

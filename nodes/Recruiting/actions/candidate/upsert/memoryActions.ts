@@ -98,12 +98,17 @@ export async function adoptRow(context: IExecuteFunctions, itemIndex: number, ru
 		const marked = present.length;
 		entry = { p: known.p, r: [...new Set([...(known.r ?? []).filter((print) => !unknown.has(print)), ...present.map((record) => recordPrint(record.kind.type, record.body!))])] };
 		records = marked > 0 ? `${marked} ${marked === 1 ? 'record' : 'records'} of unknown outcome marked as added` : 'this node already knew it as this candidate, what it knew was sent is kept';
-	} else {
+	} else if (await memory.sentAs(row.key, contentPrint(profile, prints))) {
+		// The row's content is the one last sent in full (n8n's store says so): the candidate holds it.
 		entry = { p: profile, r: [...new Set([...fieldBlock(profile, fields, PROFILE_ORDER), ...prints])] };
 		records = `its profile and ${valid.length} ${valid.length === 1 ? 'record' : 'records'} taken as the candidate holds them`;
+	} else {
+		// Changed since (or never sent in full): its records are taken as added (posting them again would add them twice), its profile is sent by the next run.
+		entry = { r: [...new Set(prints)] };
+		records = `${valid.length} ${valid.length === 1 ? 'record' : 'records'} of the row taken as added, its profile sent by the next run`;
 	}
 	for (const key of [row.key, ...row.aliases]) memory.remember(key, { s: slug, ...entry });
-	if (!given && known?.s !== slug) memory.settled([row.key], contentPrint(profile, prints), false);
+	if (!given && known?.s !== slug && entry.p !== undefined) memory.settled([row.key], contentPrint(profile, prints), false);
 	return {
 		action: 'adopted',
 		...leadFields(row.lead),
