@@ -841,7 +841,7 @@ describe(`n8n ${line}.x editor in chromium`, { timeout: 10 * 60_000, skip }, () 
 		await screenshot('i39-3-after-restart-production-created');
 	});
 
-	test('issue 39, trap 1: rows created by hand are unchanged after the restart, refused once edited; adopting their slugs in bulk creates nothing and the next run is unchanged; Forget from a draft changes nothing until Forget Now; a hand run after it creates no duplicate', async () => {
+	test('issue 39, trap 1: rows created by hand are unchanged after the restart, refused once edited; adopting their slugs in bulk creates nothing, the next run sends the edit once, then unchanged; Forget from a draft changes nothing until Forget Now; a hand run after it creates no duplicate', async () => {
 		await signIn();
 		assert.ok(i39.chosen, 'the hand-run walk ran first');
 		const { workflow: wf, path: webhookPath, rows: createdRows, slugs } = i39.chosen;
@@ -886,9 +886,11 @@ describe(`n8n ${line}.x editor in chromium`, { timeout: 10 * 60_000, skip }, () 
 		await stack.rest.activateWorkflow(wf.id);
 		const adoptedWrites = stack.sandbox.requests.length;
 		const live = await runWebhook(stack, { workflow: wf, path: webhookPath }, { rows: withSlugs });
-		// Issue 47: Adopt takes a row as its candidate holds it: the next run is unchanged and sends nothing.
-		assert.deepEqual(outputOf(live, 'Sync chosen').map((json) => json.action), ['unchanged', 'unchanged', 'unchanged'], 'the adopted rows: nothing changed, nothing sent');
-		assert.deepEqual(writesSince(adoptedWrites), [], 'the run after Adopt wrote nothing');
+		// Adopt keeps the adopted rows' records as added; their profile, edited since this node sent it, goes once (the edit reaches the service).
+		assert.deepEqual(outputOf(live, 'Sync chosen').map((json) => json.action), ['updated', 'updated', 'updated'], 'the adopted rows: the edit sent, nothing created');
+		assert.ok(writesSince(adoptedWrites).every((write) => write.startsWith('PUT')), `the run after Adopt only updated: ${JSON.stringify(writesSince(adoptedWrites))}`);
+		const settled = await runWebhook(stack, { workflow: wf, path: webhookPath }, { rows: withSlugs });
+		assert.deepEqual(outputOf(settled, 'Sync chosen').map((json) => json.action), ['unchanged', 'unchanged', 'unchanged'], 'then nothing changed, nothing sent');
 		for (const row of rows) assert.equal(storedWith(row.email), 1, `${row.email}: never created twice`);
 
 		// Forget, on the rows created live in the hand-run walk: the notice and the output say what it does; a hand run after it creates nothing.
