@@ -70,18 +70,20 @@ function lostUpdateList() {
 async function execution(shared, keys) {
 	const won = new Set();
 	let next = 0;
+	// One execution's visit of the process's journal (nodes/Recruiting/memory/journal.ts).
+	const visit = shared.journal.begin();
 	await Promise.all(
 		Array.from({ length: 4 }, async () => {
 			while (next < keys.length) {
 				const key = keys[next++];
-				if (await shared.journal.claim(key)) {
+				if (await shared.journal.claim(key, visit)) {
 					won.add(key);
-					shared.journal.keep(key);
+					shared.journal.keep(key, visit);
 				}
 			}
 		}),
 	);
-	await shared.journal.settle();
+	await shared.journal.end(visit);
 	return won;
 }
 
