@@ -183,8 +183,10 @@ export const MANUAL_HOLD_HINT =
  * harmlessly; a creation or a record cannot). A dry run by hand plans the same.
  */
 export function heldInManualRun(context: IExecuteFunctions, itemIndex: number, run: RunContext, { slug, given, plan }: { slug: string | undefined; given: SentState | undefined; plan: Plan }): boolean {
-	// A dry run by hand plans what this manual run does (issue 47): the same rows held back.
+	// A dry run by hand plans what this manual run does (issue 47): the same rows held back. A node kept for previews of the
+	// live sync (Plan From: Other Create or Update Nodes, as the spreadsheet example's) plans the live run instead.
 	if (context.getMode() !== 'manual' || given !== undefined) return false;
+	if (isDryRun(run) && itemParameter(context, 'options.planFrom', 0, 'thisNode') === 'otherNodes') return false;
 	if (itemParameter(context, 'options.createInManualRuns', itemIndex, false) === true) return false;
 	return slug === undefined || plan.records.some((record) => record.body !== undefined && record.problem === undefined);
 }
