@@ -101,9 +101,10 @@ export const scopeKey = (workflowId: string, nodeId: string, scope: string) => J
  * with its clock; n8n's process has the one below).
  */
 export class Registry {
-	private readonly memories = new Map<string, Shared>();
-
-	constructor(private readonly clock: Clock = systemClock) {}
+	constructor(
+		private readonly clock: Clock = systemClock,
+		private readonly memories = new Map<string, Shared>(),
+	) {}
 
 	/** The shared memory of a workflow's node for one account (made on first use). */
 	open(workflowId: string, nodeId: string, scope: string): Shared {
@@ -140,19 +141,21 @@ export class Registry {
  * The registry, the one piece of module-level state of the package (scripts/queue/module-state.mjs
  * names it as the only exception, with this reason).
  */
-const memories = new Registry();
+const memories = new Map<string, Shared>();
+
+const processMemories = new Registry(systemClock, memories);
 
 /** This n8n process's registry. */
-export const processRegistry = (): Registry => memories;
+export const processRegistry = (): Registry => processMemories;
 
 /** The shared memory of a workflow's node for one account (made on first use). */
-export const sharedMemory = (workflowId: string, nodeId: string, scope: string): Shared => memories.open(workflowId, nodeId, scope);
+export const sharedMemory = (workflowId: string, nodeId: string, scope: string): Shared => processMemories.open(workflowId, nodeId, scope);
 
 /** The shared memory of a workflow's node for one account when there is one, without opening it (a dry run's read-only look). */
-export const peekSharedMemory = (workflowId: string, nodeId: string, scope: string): Shared | undefined => memories.peek(workflowId, nodeId, scope);
+export const peekSharedMemory = (workflowId: string, nodeId: string, scope: string): Shared | undefined => processMemories.peek(workflowId, nodeId, scope);
 
 /** How many scopes the registry holds (for tests and the benchmark). */
-export const registrySize = () => memories.size;
+export const registrySize = () => processMemories.size;
 
 /** Empties the registry, as a restart of the n8n process does (the tests model a restart with it). */
 export function forgetProcessMemory(): void {
