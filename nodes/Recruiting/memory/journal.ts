@@ -4,11 +4,11 @@
  * the one place that says which rows the node knows: a row is known while the journal holds its
  * claim (`claim:<key>`). Forget This Row removes the claim, Forget All Rows the whole list.
  *
- * A row's life (docs/sync-memory.md): asked and contested (contest.ts), sent (`sent` written
- * first), created or of unknown outcome (held), or left: each execution is a visit, and what the
- * last of a row's visits ends takes off the store is only what no running execution still uses.
- * A row known without its slug is explained (`explain`): sent with this content, sent, busy,
- * stranded (taken over), or a claim of an earlier version.
+ * A row's life (docs/sync-memory.md): asked and contested (contest.ts), sent, created or of
+ * unknown outcome (held), or left: each execution is a visit, and what the last of a row's visits
+ * ends takes off the store is only what no running execution still uses. A row known without its
+ * slug is explained (`explain`): sent with this content, read by another asker at this moment,
+ * known (it may exist), or gone.
  */
 import type { Explained } from './marks';
 import { askingOf, claimOf, doneOf, minuteAt, ownOf, raceOf } from './marks';

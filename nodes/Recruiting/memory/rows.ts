@@ -108,7 +108,7 @@ export class MemoryRows {
 
 	/**
 	 * A row whose slug is not known here, before it is sent: `create` when this execution holds its
-	 * claim (a new row, or a stranded claim taken over), `same` when it was sent before with this
+	 * claim (a new row, or one forgotten or released meanwhile), `same` when it was sent before with this
 	 * content, else why not (docs/sync-memory.md, "A row's life").
 	 */
 	async admit(key: string, content: string): Promise<Admission> {
@@ -125,11 +125,9 @@ export class MemoryRows {
 	/**
 	 * Why a row this node does not know the slug of was not claimed (`claim` false), and what it
 	 * may do: `unsure` (this process's store calls were too slow), `held` (a creation of it from this
-	 * process got no answer), or what the journal tells of it (marks.ts `Explained`). A stranded row
-	 * (claimed by a run that ended or died before it sent it) is taken over: `stranded` means this
-	 * execution now holds it and may create it.
+	 * process got no answer), or what the journal tells of it (marks.ts `Explained`).
 	 */
-	async whyNot(key: string, content: string): Promise<'unsure' | 'held' | Explained> {
+	private async whyNot(key: string, content: string): Promise<'unsure' | 'held' | Explained> {
 		if (this.journal.held(key)) return 'held';
 		if (this.journal.answered(key) === 'unsure') return 'unsure';
 		// Known, or won by another process (it may hold it, or have created it long ago): the journal tells which.
@@ -164,15 +162,6 @@ export class MemoryRows {
 	/** A creation sent without an answer (it may exist): held for every execution of this process, refused as "may already exist" elsewhere. */
 	unanswered(key: string): void {
 		this.journal.unanswered(key);
-	}
-
-	/**
-	 * Why a row's claim was refused when it was not another's: the longest of this process's
-	 * store calls, in ms, that was too slow to trust what the contest decided (undefined: refused
-	 * because it is another's, or known without a slug).
-	 */
-	doubt(key: string): number | undefined {
-		return this.journal.answered(key) === 'unsure' ? this.journal.slowestMs : undefined;
 	}
 
 	/** The longest of this process's store calls that was too slow to trust (0: none). */

@@ -20,7 +20,6 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { MatchBy } from '../../memory';
 import { CandidateMemory } from '../../memory';
 import type { SentState } from '../../memory/syncState';
-import { contentPrint, recordPrint } from '../../memory/syncState';
 import type { RunContext, Send } from '../context';
 import { itemParameter } from '../shared/parameters';
 import type { ImportInput } from './import.operation';
@@ -29,7 +28,7 @@ import type { Lead } from './upsert/outcome';
 import { failedFields, outputOf, rememberOutcome, unchangedResult } from './upsert/outcome';
 import { adoptRow, clearAllRows, forgetRow, heldInManualRun, hintMode, MANUAL_HOLD_HINT, notSentResult } from './upsert/memoryActions';
 import type { Known } from './upsert/plan';
-import { planFor } from './upsert/plan';
+import { contentOf, planFor } from './upsert/plan';
 import { readState, refusal, rowKeyOf, unchangedWithoutSlug } from './upsert/refusals';
 import { isDryRun, planMemory } from './upsert/dryRun';
 
@@ -142,13 +141,6 @@ async function createOrUpdate(
 	memory.settled([key], clean ? content : undefined, true);
 	return output;
 }
-
-/** The print of everything the row gives: its profile and its valid records (names resolved). */
-const contentOf = (input: ImportInput, profile: string): string =>
-	contentPrint(
-		profile,
-		input.planned.filter((record) => record.body !== undefined && record.problem === undefined).map((record) => recordPrint(record.kind.type, record.body!)),
-	);
 
 /** Reads and checks the row (and its key); what the memory knows of it is asked when it is sent. */
 export async function prepare(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<Send> {

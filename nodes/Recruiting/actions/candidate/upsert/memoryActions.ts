@@ -9,7 +9,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { CandidateMemory } from '../../../memory';
 import type { SentState } from '../../../memory/syncState';
-import { contentPrint, encodeState, fieldBlock, profilePrint, recordPrint, unknownPrint } from '../../../memory/syncState';
+import { encodeState, fieldBlock, profilePrint, recordPrint, unknownPrint } from '../../../memory/syncState';
 import type { RunContext, Send } from '../../context';
 import { itemParameter } from '../../shared/parameters';
 import type { ImportInput } from '../import.operation';
@@ -19,7 +19,7 @@ import { isDryRun } from './dryRun';
 import type { Lead } from './outcome';
 import { leadFields } from './outcome';
 import type { Plan } from './plan';
-import { PROFILE_ORDER } from './plan';
+import { contentOf, PROFILE_ORDER } from './plan';
 
 interface Row {
 	key: string;
@@ -98,7 +98,7 @@ export async function adoptRow(context: IExecuteFunctions, itemIndex: number, ru
 		const marked = present.length;
 		entry = { p: known.p, r: [...new Set([...(known.r ?? []).filter((print) => !unknown.has(print)), ...present.map((record) => recordPrint(record.kind.type, record.body!))])] };
 		records = marked > 0 ? `${marked} ${marked === 1 ? 'record' : 'records'} of unknown outcome marked as added` : 'this node already knew it as this candidate, what it knew was sent is kept';
-	} else if (await memory.sentAs(row.key, contentPrint(profile, prints))) {
+	} else if (await memory.sentAs(row.key, contentOf(input, profile))) {
 		// The row's content is the one last sent in full (n8n's store says so): the candidate holds it.
 		entry = { p: profile, r: [...new Set([...fieldBlock(profile, fields, PROFILE_ORDER), ...prints])] };
 		records = `its profile and ${valid.length} ${valid.length === 1 ? 'record' : 'records'} taken as the candidate holds them`;
@@ -108,7 +108,7 @@ export async function adoptRow(context: IExecuteFunctions, itemIndex: number, ru
 		records = `${valid.length} ${valid.length === 1 ? 'record' : 'records'} of the row taken as added, its profile sent by the next run`;
 	}
 	for (const key of [row.key, ...row.aliases]) memory.remember(key, { s: slug, ...entry });
-	if (!given && known?.s !== slug && entry.p !== undefined) memory.settled([row.key], contentPrint(profile, prints), false);
+	if (!given && known?.s !== slug && entry.p !== undefined) memory.settled([row.key], contentOf(input, profile), false);
 	return {
 		action: 'adopted',
 		...leadFields(row.lead),

@@ -6,7 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { SentState } from '../../../memory/syncState';
-import { fieldsHeld, profileFields, profilePrint, recordPrint, sentBefore, unknownPrint } from '../../../memory/syncState';
+import { contentPrint, fieldsHeld, profileFields, profilePrint, recordPrint, sentBefore, unknownPrint } from '../../../memory/syncState';
 import { CANDIDATE_UPDATE_FIELDS, candidateLabels, candidateWireName } from '../../shared/candidateProfile';
 import type { ImportInput } from '../import.operation';
 import { updatableProfile } from '../import.operation';
@@ -77,3 +77,10 @@ export function planFor(input: ImportInput, known: Known | undefined, written: M
 }
 
 export type Plan = ReturnType<typeof planFor>;
+
+/** The print of everything the row gives: its profile and its valid records (names resolved), as the journal's content mark holds it. */
+export const contentOf = (input: ImportInput, profile: string): string =>
+	contentPrint(
+		profile,
+		input.planned.filter((record) => record.body !== undefined && record.problem === undefined).map((record) => recordPrint(record.kind.type, record.body!)),
+	);
