@@ -150,7 +150,7 @@ async function executionsOf(rest, workflowId) {
 }
 
 /** Sends webhook calls ({ run, batch, rows }); `parallel` at once, else each after the previous ended. */
-async function trigger({ n8nUrl, rest, workflowId, run, batches, rows, parallel, timeoutMs = 300_000, onWaiting, path = SYNC_PATH, extra = () => ({}) }) {
+export async function trigger({ n8nUrl, rest, workflowId, run, batches, rows, parallel, timeoutMs = 300_000, onWaiting, path = SYNC_PATH, extra = () => ({}) }) {
 	const post = async (batch) => {
 		for (let tries = 0; ; tries++) {
 			const res = await fetch(`${n8nUrl}/webhook/${path}`, {
@@ -190,7 +190,7 @@ async function trigger({ n8nUrl, rest, workflowId, run, batches, rows, parallel,
 }
 
 /** Per-row outcomes of the executions: how many items were created, updated, unchanged or refused. */
-function outcomes(executions) {
+export function outcomes(executions) {
 	const tally = { created: 0, updated: 0, unchanged: 0, refused: 0, busy: 0, failed: 0 };
 	for (const e of executions) {
 		if (!e.data) continue;

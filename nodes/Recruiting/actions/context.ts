@@ -22,6 +22,8 @@ export interface RunContext {
 	readonly created: Array<{ item: number; slug: string }>;
 	/** Work to do once every item is done (or the run stops), before the node returns. */
 	atEnd(work: () => Promise<unknown>): void;
+	/** Items to prepare ahead, when the operation learns it during the run (Create or Update: what its memory's journal needs); else the operation's `ahead`. */
+	ahead?: () => number;
 	/**
 	 * Auto: starts the controller from the pace the last node run against the same service left in
 	 * this process (`transport/pace.ts`); `finish` leaves this run's there. The router calls it first.

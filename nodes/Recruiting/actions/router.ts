@@ -134,7 +134,7 @@ function lookaheadOf(job: Job): Lookahead<Send> {
 		module.prepare !== undefined
 			? await module.prepare.call(context, itemIndex, run)
 			: async () => await module.execute.call(context, itemIndex, run);
-	const window = module.prepare !== undefined ? () => Math.max(2 * run.controller.limit, module.ahead ?? 0) : 0;
+	const window = module.prepare !== undefined ? () => Math.max(2 * run.controller.limit, run.ahead?.() ?? module.ahead ?? 0) : 0;
 	return new Lookahead<Send>(job.count, window, prepare, () => halted(job));
 }
 

@@ -5,7 +5,8 @@
  * n8n's store reads a scope's whole list, then rewrites it, per call, without a lock (a lost
  * update), and stores only hashes. A row is first asked with its claim alone: there, it is known.
  * Not there (the call wrote it), the row is contested by Fischer's timed mutual exclusion: one call
- * writes `race:<key>` with `own:<key>:<token>`; a row whose race was there is another's. Otherwise the process waits, then asks
+ * writes `race:<key>` for each row of a batch with one token of the call (`own:<call>:<token>`);
+ * a row whose race was there is another's. Otherwise the process waits, then asks
  * again: its token and the claim still there, the row is its own; its token gone while the race is
  * there, another's. Races stay (a loser still checking must find them); tokens leave at the end.
  *
@@ -25,6 +26,18 @@ import { CHUNK, MIN_WAIT_MS, StoreCalls } from './storeCalls';
 export { MIN_WAIT_MS } from './storeCalls';
 export const MAX_WAIT_MS = 2_000;
 export const WAIT_FACTOR = 3;
+
+/** Rows prepared ahead while the store answers at once, and at most (`Contest.ahead`). */
+export const AHEAD = 100;
+export const MAX_AHEAD = 2_000;
+
+/**
+ * Calls that take this long (a list of tens of thousands of entries) make the asks of rows
+ * prepared ahead, and the rows' content marks, go in batches (`lazy`): each call costs n8n a read,
+ * a set and a rewrite of the whole list, in the worker's own event loop, and one call per
+ * prepared row slowed the sending itself.
+ */
+export const LAZY_FROM_MS = 100;
 
 /** Rounds of the check before a row counts as another's (a write for other rows, read before this one's, can drop its token: the check goes on). */
 export const ROUNDS = 16;
@@ -60,7 +73,7 @@ export interface Row {
 	sent: boolean;
 	kept: boolean;
 	unknown: boolean;
-	/** Entries of this process for the row that leave the list when its last user ends: its token. */
+	/** Tokens of the calls that contested the row (shared by the rows of a batch): they leave the list once no row of this process uses them. */
 	own: Set<string>;
 }
 
@@ -74,6 +87,12 @@ export class Contest {
 
 	private waiting: Waiting[] = [];
 
+	/** A row's answer is awaited: the rows waiting are asked now, however few. */
+	private hurried = false;
+
+	/** Calls of this process that contested rows: each writes one token for its whole batch. */
+	private calls = 0;
+
 	private flushing = false;
 
 	constructor(protected readonly timing: JournalHost) {
@@ -84,12 +103,41 @@ export class Contest {
 		return Math.min(MAX_WAIT_MS, Math.max(MIN_WAIT_MS, WAIT_FACTOR * this.store.longestMs));
 	}
 
+	/** Whether this process's calls are slow enough to ask rows prepared ahead in batches (`LAZY_FROM_MS`). */
+	protected get lazy(): boolean {
+		return this.store.longestMs >= LAZY_FROM_MS;
+	}
+
+	/**
+	 * Rows to prepare ahead so that their claims are decided before they are sent: 100 when the
+	 * store answers at once (a decision takes the wait, about 1 s), more as its calls slow down with
+	 * the size of its list (a decision then takes a batch's gathering, two calls, each in a slot of
+	 * twice the longest call, and a longer wait): about 750 at 0.7 s a call, 2,000 at most.
+	 */
+	get ahead(): number {
+		const decision = 8 * this.store.longestMs + this.waitMs;
+		return Math.min(MAX_AHEAD, Math.max(AHEAD, Math.ceil((AHEAD * decision) / 1_000)));
+	}
+
+	/** Rows prepared ahead asked together when the store is slow: half of those ahead (else each at once). */
+	private get batch(): number {
+		return this.lazy ? Math.max(1, Math.floor(this.ahead / 2)) : 1;
+	}
+
+	/** Asks the waiting rows now (a row's answer is awaited, or a waiting row's time is up). */
+	protected hurry(): void {
+		if (this.waiting.length === 0) return;
+		this.hurried = true;
+		if (!this.flushing) void this.flush();
+	}
+
 	protected get now(): number {
 		return this.timing.clock.now();
 	}
 
+	/** One call (values other rows asked meanwhile ride along: a row's content, another batch's claims). */
 	protected async record(values: string[]): Promise<Set<string>> {
-		return await this.store.record(values);
+		return await this.store.recordTogether(values);
 	}
 
 	protected async remove(values: string[]): Promise<void> {
@@ -109,7 +157,11 @@ export class Contest {
 				if (this.rows.get(key) === row) this.rows.delete(key);
 			},
 		);
-		if (!this.flushing && this.waiting.length > 0) void this.flush();
+		if (this.waiting.length === 1 && this.batch > 1) {
+			// The first of a batch asks no later than two waits from now, however few joined it.
+			void this.timing.clock.sleep(2 * this.waitMs).then(() => this.hurry());
+		}
+		if (!this.flushing && this.waiting.length >= this.batch) void this.flush();
 		return row;
 	}
 
@@ -119,29 +171,32 @@ export class Contest {
 	}
 
 	/**
-	 * Asks the waiting rows, one batch at a time: a row whose claim is there is `known`. A row whose
-	 * claim was not (this call wrote it: a new row, or a forgotten one) is contested: one call writes
-	 * `race:<key>` with this process's token; a row whose race another process
-	 * had entered is `taken`; the others are decided after the wait (`decide`). A slow first call
-	 * counts too: it may have written back a list read before another process's race.
+	 * Asks the waiting rows, one batch at a time, in one call that writes each row's claim and race
+	 * with one token for the batch: a row whose claim is there is `known`; one whose race is there
+	 * without its claim is `taken` (another process is contesting it, or a write dropped its claim);
+	 * the others (new rows, or forgotten ones) are decided after the wait (`decide`). A slow first
+	 * call counts too: it may have written back a list read before another process's race.
 	 */
 	protected async flush(): Promise<void> {
 		this.flushing = true;
 		try {
-			while (this.waiting.length > 0) {
+			while (this.waiting.length > 0 && (this.hurried || this.waiting.length >= this.batch)) {
 				const batch = this.waiting.splice(0, CHUNK);
+				if (this.waiting.length === 0) this.hurried = false;
 				try {
 					const slowBefore = this.store.slowCalls;
-					const claimed = await this.record(batch.map(({ key }) => claimOf(key)));
-					const known = batch.filter(({ key }) => claimed.has(claimOf(key)));
-					const contested = batch.filter(({ key }) => !claimed.has(claimOf(key)));
-					for (const { resolve } of known) resolve('known');
-					if (contested.length > 0) {
-						for (const { key } of contested) this.rows.get(key)?.own.add(ownOf(key, this.token));
-						const raced = await this.record(contested.flatMap(({ key }) => [raceOf(key), ownOf(key, this.token)]));
-						const open = contested.filter(({ key, resolve }) => (raced.has(raceOf(key)) ? (resolve('taken'), false) : true));
-						if (open.length > 0) void this.decide(open, slowBefore);
-					}
+					// One token for the batch: a write that drops it drops the batch's races with it (n8n's store loses whole
+					// writes), and taking it off at the end is one value, not one per row (each costs a pass over the list).
+					const token = ownOf(`c${++this.calls}`, this.token);
+					for (const { key } of batch) this.rows.get(key)?.own.add(token);
+					const there = await this.record([...batch.flatMap(({ key }) => [claimOf(key), raceOf(key)]), token]);
+					const open = batch.filter(({ key, resolve }) => {
+						if (there.has(claimOf(key))) resolve('known');
+						else if (there.has(raceOf(key))) resolve('taken');
+						else return true;
+						return false;
+					});
+					if (open.length > 0) void this.decide(open, slowBefore, token);
 				} catch (error) {
 					for (const entry of batch) entry.reject(error);
 				}
@@ -152,21 +207,21 @@ export class Contest {
 	}
 
 	/**
-	 * Fischer's check: after the wait, a row whose token is still there (and its claim) is this
-	 * process's; one whose token is gone while the race is there is another's. A row whose token
+	 * Fischer's check: after the wait, a row whose batch's token is still there (and its claim) is
+	 * this process's; one whose token is gone while the race is there is another's. A row whose token
 	 * or claim a later write dropped is written again by this read, and checked after another wait.
 	 * A call of this process that took `MIN_WAIT_MS` or longer since the row was asked leaves the rest `unsure`.
 	 */
-	protected async decide(batch: Waiting[], slowBefore: number): Promise<void> {
+	protected async decide(batch: Waiting[], slowBefore: number, token: string): Promise<void> {
 		let open = batch;
 		try {
 			for (let round = 0; round < ROUNDS && open.length > 0 && this.store.slowCalls === slowBefore; round++) {
 				// Then 1–2 waits: two processes whose checks keep dropping each other's writes fall out of step.
 				await this.timing.clock.sleep(this.waitMs * (round === 0 ? 1 : 1 + this.timing.clock.random()));
-				const there = await this.record(open.flatMap(({ key }) => [ownOf(key, this.token), raceOf(key), claimOf(key)]));
+				const there = await this.record([token, ...open.flatMap(({ key }) => [raceOf(key), claimOf(key)])]);
 				if (this.store.slowCalls !== slowBefore) break;
+				const own = there.has(token);
 				open = open.filter(({ key, resolve }) => {
-					const own = there.has(ownOf(key, this.token));
 					if (own && there.has(claimOf(key))) resolve('mine');
 					else if (!own && there.has(raceOf(key))) resolve('taken');
 					else return true;

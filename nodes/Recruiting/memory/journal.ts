@@ -11,17 +11,17 @@
  * known (it may exist), or gone.
  */
 import type { Explained } from './marks';
-import { askingOf, claimOf, doneOf, minuteAt, ownOf, raceOf } from './marks';
+import { askingOf, claimOf, doneOf, minuteAt, raceOf } from './marks';
 import type { Row, Standing } from './contest';
 import { Contest } from './contest';
 import type { StoreHelpers } from './storeCalls';
 import { CHUNK } from './storeCalls';
 
 export type { JournalHost, Standing } from './contest';
-export { MAX_WAIT_MS, MIN_WAIT_MS, ROUNDS, WAIT_FACTOR } from './contest';
+export { AHEAD, MAX_WAIT_MS, MIN_WAIT_MS, ROUNDS, WAIT_FACTOR } from './contest';
 
 /** Rounds when the claims of remembered and created rows are checked at the end. */
-const ENSURE_ROUNDS = 3;
+const ENSURE_ROUNDS = 4;
 
 /** How long an answer counts in this process before the row is asked again (a forget in another process is then seen). */
 export const ANSWER_MS = 30_000;
@@ -47,6 +47,9 @@ export class Journal extends Contest {
 	private readonly background = new Set<Promise<unknown>>();
 
 	private nextVisit = 1;
+
+	/** Tokens of released rows, and of rows whose batch is still in use: taken off by a later end. */
+	private readonly loose = new Set<string>();
 
 	/** Rows forgotten in this process while executions run (`true`: all of them): an execution still running that remembers one does not claim it again. */
 	private dropped: Set<string> | true = new Set<string>();
@@ -78,8 +81,12 @@ export class Journal extends Contest {
 		return visit;
 	}
 
-	/** What the journal says of a row (asked once for the process's overlapping executions; rows asked together share their calls). */
-	async standing(key: string, visit: number): Promise<Standing> {
+	/**
+	 * What the journal says of a row (asked once for the process's overlapping executions; rows asked
+	 * together share their calls). `ahead`: asked for a row prepared ahead, whose answer is not
+	 * awaited yet (contest.ts `ask`: with a slow store, such rows are asked in batches).
+	 */
+	async standing(key: string, visit: number, ahead = false): Promise<Standing> {
 		if (!this.available) return 'mine';
 		let row = this.rows.get(key);
 		if (!row || (row.settled !== undefined && row.settled !== 'mine' && this.now - row.at > ANSWER_MS)) {
@@ -87,6 +94,7 @@ export class Journal extends Contest {
 			row = this.ask(key, row);
 		}
 		this.use_(row, visit);
+		if (!ahead) this.hurry();
 		return await row.answer;
 	}
 
@@ -171,7 +179,8 @@ export class Journal extends Contest {
 		if (print === undefined) this.contents.delete(key);
 		else {
 			this.contents.set(key, doneOf(key, print));
-			this.later(this.store.recordTogether([...doneOf(key, print)]));
+			// With a slow store, it goes with the next call the rows need (or the end's).
+			this.later(this.store.recordTogether([...doneOf(key, print)], this.lazy));
 		}
 	}
 
@@ -187,16 +196,24 @@ export class Journal extends Contest {
 		this.visits.delete(visit);
 		if (!this.available) return 0;
 		const used = [...this.rows].filter(([, row]) => row.users.has(visit));
+		this.hurry();
+		this.store.kick();
 		await Promise.allSettled([...used.map(([, row]) => row.answer), ...this.background]);
-		const leaving: string[] = [];
+		const leaving = new Set<string>();
 		const released: string[] = [];
 		for (const [key, row] of used) {
 			row.users.delete(visit);
 			if (row.users.size > 0 || this.rows.get(key) !== row) continue;
 			this.rows.delete(key);
 			if (row.settled === 'mine' && !row.sent && !row.kept) released.push(claimOf(key), raceOf(key));
-			leaving.push(...row.own);
+			for (const token of row.own) leaving.add(token);
 		}
+		for (const token of this.loose) leaving.add(token);
+		this.loose.clear();
+		// A batch's token leaves with the last row of this process that uses it.
+		for (const row of this.rows.values()) for (const token of row.own) if (leaving.delete(token)) this.loose.add(token);
+		// The wait of the check below runs from here (this process's last write of what it checks), while the rest is taken off.
+		const waited = this.timing.clock.sleep(this.waitMs);
 		await this.remove([...released, ...leaving]);
 		// The rows this visit created or remembered, and every content mark this process wrote meanwhile (a write that read before it may drop it).
 		const contents = [...this.contents];
@@ -207,23 +224,21 @@ export class Journal extends Contest {
 		const marks = new Map(contents);
 		const checked = (key: string) => [claimOf(key), ...(marks.get(key) ?? [])];
 		let written = 0;
+		// After the wait, every call that read before this process's last write has landed: what is there then stays. One
+		// call looks and writes again what is missing (with its race: a row whose claim a write dropped later is then
+		// refused, not created again); what it wrote is looked at after another wait.
 		for (let round = 0; round < ENSURE_ROUNDS && missing.length > 0; round++) {
-			// With its race: a row whose claim a write dropped later is then refused, not created again.
-			for (let at = 0; at < missing.length; at += CHUNK) {
-				const part = missing.slice(at, at + CHUNK);
-				const there = await this.record(part.flatMap((key) => [...checked(key), raceOf(key)]));
-				if (round === 0) written += part.filter((key) => !there.has(claimOf(key))).length;
-			}
-			await this.timing.clock.sleep(this.waitMs);
+			await (round === 0 ? waited : this.timing.clock.sleep(this.waitMs));
 			const there = new Set<string>();
-			for (let at = 0; at < missing.length; at += CHUNK) for (const value of await this.record(missing.slice(at, at + CHUNK).flatMap(checked))) there.add(value);
+			for (let at = 0; at < missing.length; at += CHUNK) for (const value of await this.record(missing.slice(at, at + CHUNK).flatMap((key) => [...checked(key), raceOf(key)]))) there.add(value);
+			if (round === 0) written = missing.filter((key) => !there.has(claimOf(key))).length;
 			missing = missing.filter((key) => checked(key).some((value) => !there.has(value)));
 		}
 		// An asking mark only guards (an asker's false writes): once every write that read before it was taken off has landed, off again.
 		const asked = [...this.asked];
 		this.asked.clear();
 		if (asked.length > 0) {
-			if (ensure.size === 0) await this.timing.clock.sleep(this.waitMs);
+			await waited;
 			await this.remove(asked);
 		}
 		// Claims are not removed a second time after the wait: by then another process may have claimed the row afresh (the
@@ -232,15 +247,11 @@ export class Journal extends Contest {
 		return written;
 	}
 
-	/** Everything the journal may hold of a row (but its content). */
-	private entriesOf(key: string): string[] {
-		return [claimOf(key), raceOf(key), ownOf(key, this.token), ...(this.rows.get(key)?.own ?? [])];
-	}
-
-	/** After a creation the service refused (nothing exists): the row may be created again, by any execution. */
+	/** After a creation the service refused (nothing exists): the row may be created again, by any execution (its batch's token stays for the others of the batch: it leaves at the end). */
 	async release(keys: string[]): Promise<void> {
-		const entries = keys.flatMap((key) => this.entriesOf(key));
+		const entries = keys.flatMap((key) => [claimOf(key), raceOf(key)]);
 		for (const key of keys) {
+			for (const token of this.rows.get(key)?.own ?? []) this.loose.add(token);
 			this.rows.delete(key);
 			for (const rows of this.visits.values()) rows.delete(key);
 		}

@@ -8,7 +8,7 @@
  * | entry | written by | means |
  * |---|---|---|
  * | `claim:k` | every process that asks the row | the row is known (or being claimed) |
- * | `race:k`, `own:k:<token>` | a process contesting a new row | Fischer's contest (contest.ts) |
+ * | `race:k`, `own:c<n>:<token>` | a process contesting new rows (one token per call, for its batch) | Fischer's contest (contest.ts) |
  * | `done:k:<print>`, `done2:k:<print>` | a run in which all of the row went through, in one call | the row was sent with this content |
  * | `asking:k:<minute>` | a process asking about a row whose slug it does not know (`explain`), until it took its false writes off | what another asker reads meanwhile (this minute or the last) may be its false writes: trusted by no one |
  *

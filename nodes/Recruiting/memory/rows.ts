@@ -45,6 +45,11 @@ export class MemoryRows {
 		return this.shared.journal;
 	}
 
+	/** Rows the operation prepares ahead of the ones it sends (journal.ts `ahead`). */
+	get ahead(): number {
+		return this.journal.ahead;
+	}
+
 	/**
 	 * The memory key of a row (hashed with the account scope); '' when the row has no key value.
 	 * Asks the journal about the row at once, in the background (the operation prepares rows ahead
@@ -55,7 +60,7 @@ export class MemoryRows {
 		if (normalised === '') return '';
 		const key = rowKey(this.scope, matchBy, normalised);
 		if (this.legacy.present && !this.legacyKeys.has(key)) this.legacyKeys.set(key, legacyRowKey(this.legacyScope, matchBy, normalised));
-		this.journal.standing(key, this.visit).catch(() => undefined);
+		this.journal.standing(key, this.visit, true).catch(() => undefined);
 		return key;
 	}
 

@@ -19,8 +19,22 @@ export const MIN_WAIT_MS = 1_000;
 /** Calls timed per process: the wait and the spacing follow the longest of them. */
 export const RECENT_CALLS = 20;
 
-/** Values per call when many are written at once (the store compares each value with its whole list). */
-export const CHUNK = 2_000;
+/** A call starts no sooner than this many times the longest recent call after the previous one ended (`call`). */
+export const SPACING = 1;
+
+/**
+ * Values per call when many are written at once: n8n's store puts its whole list in a set, then
+ * looks each value up (n8n 1.123.50 and 2.41.1), so a call's cost is its list's size, hardly its
+ * values'; fewer calls, each spaced by the longest (`call`), end a large run sooner.
+ */
+export const CHUNK = 10_000;
+
+/**
+ * Values per call when they are taken off: n8n's `removeProcessed` scans the whole list for each
+ * one (1,000 values over 400,000 entries: about 4 s between its read and its write, in n8n
+ * 2.41.1's `DeduplicationHelper`). 50 keep such a call within about 0.2 s of scanning at that size.
+ */
+export const REMOVE_CHUNK = 50;
 
 export type StoreHelpers = Partial<Pick<DeduplicationHelperFunctions, 'checkProcessedAndRecord' | 'removeProcessed' | 'clearAllProcessedItems' | 'getProcessedDataCount'>>;
 
@@ -55,15 +69,18 @@ export class StoreCalls {
 	}
 
 	/**
-	 * One call, in turn with this process's others, timed. It starts no sooner than the longest
-	 * recent call after the previous one ended: a call of another process that read before this
-	 * process's last write has landed by then, so two versions of the list do not stay alive by
-	 * landing between each other's write and next read (the simulation's ping-pong scenario).
+	 * One call, in turn with this process's others, timed. It starts no sooner than `SPACING` times
+	 * the longest recent call after the previous one ended: a call of another process that read
+	 * before this process's last write has landed by then, so two versions of the list do not stay
+	 * alive by landing between each other's write and next read (the simulation's ping-pong
+	 * scenario); and the calls of a large list (each reads and rewrites it whole: n8n and its
+	 * database spend CPU in proportion) take at most a quarter of the process's time, the values
+	 * asked meanwhile going together in the next call.
 	 */
 	private async call<T>(work: () => Promise<T>): Promise<T> {
 		const clock = this.timing.clock;
 		return await this.timing.inTurn(' journal', async () => {
-			const pause = this.lastEnd + this.longestMs - clock.now();
+			const pause = this.lastEnd + SPACING * this.longestMs - clock.now();
 			if (pause > 0) await clock.sleep(pause);
 			const started = clock.now();
 			try {
@@ -86,26 +103,39 @@ export class StoreCalls {
 		return new Set(answer.processed.map(String));
 	}
 
-	private queued: Array<{ values: string[]; resolve: (there: Set<string>) => void; reject: (error: unknown) => void }> = [];
+	private queued: Array<{ values: string[]; lazy: boolean; resolve: (there: Set<string>) => void; reject: (error: unknown) => void }> = [];
 
 	private draining = false;
 
 	/**
 	 * Writes `values` in one call with the values other rows asked meanwhile (rows sent at the same
-	 * time share a call); says which were there before.
+	 * time share a call); says which were there before. `lazy`: no call of its own, it goes with the
+	 * next one (`kick`).
 	 */
-	async recordTogether(values: string[]): Promise<Set<string>> {
+	async recordTogether(values: string[], lazy = false): Promise<Set<string>> {
 		if (values.length === 0) return new Set();
-		const answer = new Promise<Set<string>>((resolve, reject) => this.queued.push({ values, resolve, reject }));
-		if (!this.draining) void this.drain();
+		const answer = new Promise<Set<string>>((resolve, reject) => this.queued.push({ values, lazy, resolve, reject }));
+		if (!lazy && !this.draining) void this.drain();
 		return await answer;
+	}
+
+	/** Every value in line, the lazy ones too, goes now. */
+	private hurried = false;
+
+	/** Starts a call for every value in line (`lazy` ones wait for the next call, or for this). */
+	kick(): void {
+		if (this.queued.length === 0) return;
+		this.hurried = true;
+		if (!this.draining) void this.drain();
 	}
 
 	private async drain(): Promise<void> {
 		this.draining = true;
 		try {
-			while (this.queued.length > 0) {
+			// Values in line go with each call; lazy ones alone start none.
+			for (let first = true; this.queued.length > 0 && (first || this.hurried || this.queued.some((asked) => !asked.lazy)); first = false) {
 				const batch = this.queued.splice(0);
+				if (this.queued.length === 0) this.hurried = false;
 				const values = [...new Set(batch.flatMap((asked) => asked.values))];
 				try {
 					const there = new Set<string>();
@@ -120,9 +150,13 @@ export class StoreCalls {
 		}
 	}
 
+	/**
+	 * Takes values off, `REMOVE_CHUNK` per call: n8n looks each one up with a pass over the whole list
+	 * between its read and its write, and a call that long drops what other processes wrote meanwhile.
+	 */
 	async remove(values: string[]): Promise<void> {
 		if (typeof this.helpers.removeProcessed !== 'function') return;
-		for (let at = 0; at < values.length; at += CHUNK) await this.call(async () => await this.helpers.removeProcessed!(values.slice(at, at + CHUNK), 'node', OPTIONS));
+		for (let at = 0; at < values.length; at += REMOVE_CHUNK) await this.call(async () => await this.helpers.removeProcessed!(values.slice(at, at + REMOVE_CHUNK), 'node', OPTIONS));
 	}
 
 	/** How many entries the list holds (n8n's count: a read, nothing written). */

@@ -18,7 +18,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { MatchBy } from '../../memory';
-import { CandidateMemory } from '../../memory';
+import { AHEAD, CandidateMemory } from '../../memory';
 import type { SentState } from '../../memory/syncState';
 import type { RunContext, Send } from '../context';
 import { itemParameter } from '../shared/parameters';
@@ -38,8 +38,9 @@ export { description } from './upsert/description';
  * Rows prepared ahead: preparing a row asks n8n's store about it (memory.keyOf), and a new row's
  * claim is decided only after the journal's wait (at least 1 s, memory/journal.ts); with only
  * twice the requests in flight ahead, a first run would create at most about ten rows a second.
+ * Once the memory is open, it says how many (more when n8n's store answers slowly: `memory.ahead`).
  */
-export const ahead = 100;
+export const ahead = AHEAD;
 export { planFor } from './upsert/plan';
 
 async function memoryOf(context: IExecuteFunctions, run: RunContext): Promise<CandidateMemory> {
@@ -47,6 +48,7 @@ async function memoryOf(context: IExecuteFunctions, run: RunContext): Promise<Ca
 		const credentials = await run.session.getCredentials(context);
 		const memory = isDryRun(run) ? await planMemory(context, credentials, run) : await CandidateMemory.open(context, credentials);
 		run.atEnd(async () => await memory.repair());
+		if (!isDryRun(run)) run.ahead = () => memory.ahead;
 		return memory;
 	});
 }
