@@ -111,8 +111,8 @@ export class Contest {
 	/**
 	 * Rows to prepare ahead so that their claims are decided before they are sent: 100 when the
 	 * store answers at once (a decision takes the wait, about 1 s), more as its calls slow down with
-	 * the size of its list (a decision then takes a batch's gathering, two calls, each in a slot of
-	 * twice the longest call, and a longer wait): about 750 at 0.7 s a call, 2,000 at most.
+	 * the size of its list (a decision then takes three calls, each in a slot of twice the longest
+	 * call, a longer wait, and a turn in line): about 750 at 0.7 s a call, 2,000 at most.
 	 */
 	get ahead(): number {
 		const decision = 8 * this.store.longestMs + this.waitMs;
@@ -123,6 +123,18 @@ export class Contest {
 	private get batch(): number {
 		return this.lazy ? Math.max(1, Math.floor(this.ahead / 2)) : 1;
 	}
+
+	/** A row waits to be asked with others: it is asked no later than two waits from now, however few joined it. */
+	private hurryLater(): void {
+		if (this.timer || this.waiting.length === 0) return;
+		this.timer = true;
+		void this.timing.clock.sleep(2 * this.waitMs).then(() => {
+			this.timer = false;
+			this.hurry();
+		});
+	}
+
+	private timer = false;
 
 	/** Asks the waiting rows now (a row's answer is awaited, or a waiting row's time is up). */
 	protected hurry(): void {
@@ -157,11 +169,8 @@ export class Contest {
 				if (this.rows.get(key) === row) this.rows.delete(key);
 			},
 		);
-		if (this.waiting.length === 1 && this.batch > 1) {
-			// The first of a batch asks no later than two waits from now, however few joined it.
-			void this.timing.clock.sleep(2 * this.waitMs).then(() => this.hurry());
-		}
 		if (!this.flushing && this.waiting.length >= this.batch) void this.flush();
+		else if (this.batch > 1) this.hurryLater();
 		return row;
 	}
 
@@ -171,11 +180,12 @@ export class Contest {
 	}
 
 	/**
-	 * Asks the waiting rows, one batch at a time, in one call that writes each row's claim and race
-	 * with one token for the batch: a row whose claim is there is `known`; one whose race is there
-	 * without its claim is `taken` (another process is contesting it, or a write dropped its claim);
-	 * the others (new rows, or forgotten ones) are decided after the wait (`decide`). A slow first
-	 * call counts too: it may have written back a list read before another process's race.
+	 * Asks the waiting rows, one batch at a time: a row whose claim is there is `known`. A row whose
+	 * claim was not (this call wrote it: a new row, or a forgotten one) is contested: one call writes
+	 * the batch's races with one token; a row whose race another process had entered is `taken`; the
+	 * others are decided after the wait (`decide`). A slow first call counts too: it may have written
+	 * back a list read before another process's race. (Claim and race in one call would save a call
+	 * per decision; the whole-memory simulation then refused a row never sent: docs/sync-memory.md.)
 	 */
 	protected async flush(): Promise<void> {
 		this.flushing = true;
@@ -185,24 +195,25 @@ export class Contest {
 				if (this.waiting.length === 0) this.hurried = false;
 				try {
 					const slowBefore = this.store.slowCalls;
-					// One token for the batch: a write that drops it drops the batch's races with it (n8n's store loses whole
-					// writes), and taking it off at the end is one value, not one per row (each costs a pass over the list).
-					const token = ownOf(`c${++this.calls}`, this.token);
-					for (const { key } of batch) this.rows.get(key)?.own.add(token);
-					const there = await this.record([...batch.flatMap(({ key }) => [claimOf(key), raceOf(key)]), token]);
-					const open = batch.filter(({ key, resolve }) => {
-						if (there.has(claimOf(key))) resolve('known');
-						else if (there.has(raceOf(key))) resolve('taken');
-						else return true;
-						return false;
-					});
-					if (open.length > 0) void this.decide(open, slowBefore, token);
+					const claimed = await this.record(batch.map(({ key }) => claimOf(key)));
+					const contested = batch.filter(({ key, resolve }) => (claimed.has(claimOf(key)) ? (resolve('known'), false) : true));
+					if (contested.length > 0) {
+						// One token for the batch: a write that drops it drops the batch's races with it (n8n's store loses whole
+						// writes), and taking it off at the end is one value, not one per row (each costs a pass over the list).
+						const token = ownOf(`c${++this.calls}`, this.token);
+						for (const { key } of contested) this.rows.get(key)?.own.add(token);
+						const raced = await this.record([...contested.map(({ key }) => raceOf(key)), token]);
+						const open = contested.filter(({ key, resolve }) => (raced.has(raceOf(key)) ? (resolve('taken'), false) : true));
+						if (open.length > 0) void this.decide(open, slowBefore, token);
+					}
 				} catch (error) {
 					for (const entry of batch) entry.reject(error);
 				}
 			}
 		} finally {
 			this.flushing = false;
+			// Rows that came while the store turned slow wait for their batch, or for the time above.
+			this.hurryLater();
 		}
 	}
 

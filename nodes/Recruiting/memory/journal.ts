@@ -51,6 +51,7 @@ export class Journal extends Contest {
 	/** Tokens of released rows, and of rows whose batch is still in use: taken off by a later end. */
 	private readonly loose = new Set<string>();
 
+
 	/** Rows forgotten in this process while executions run (`true`: all of them): an execution still running that remembers one does not claim it again. */
 	private dropped: Set<string> | true = new Set<string>();
 
@@ -168,14 +169,21 @@ export class Journal extends Contest {
 		}
 		await this.remove(wrote);
 		for (const value of wrote) if (asking.includes(value)) this.asked.add(value);
-		if (explained === 'gone') this.rows.delete(key);
+		if (explained === 'gone') {
+			for (const token of this.rows.get(key)?.own ?? []) this.loose.add(token);
+			this.rows.delete(key);
+		}
 		return explained;
 	}
 
 	/** After everything of a row went through: its content is written (and the content it had before taken off), in the background. */
 	done(key: string, print: string | undefined, before: string | undefined): void {
 		if (!this.available || this.isDropped(key)) return;
-		if (before !== undefined && before !== print) this.later(this.remove([...doneOf(key, before)]));
+		if (before !== undefined && before !== print) {
+			// Still in line (a lazy write): it never goes; already written: taken off.
+			this.store.withdraw([...doneOf(key, before)]);
+			this.later(this.remove([...doneOf(key, before)]));
+		}
 		if (print === undefined) this.contents.delete(key);
 		else {
 			this.contents.set(key, doneOf(key, print));
@@ -215,6 +223,7 @@ export class Journal extends Contest {
 		// The wait of the check below runs from here (this process's last write of what it checks), while the rest is taken off.
 		const waited = this.timing.clock.sleep(this.waitMs);
 		await this.remove([...released, ...leaving]);
+		const removed = this.timing.clock.sleep(this.waitMs);
 		// The rows this visit created or remembered, and every content mark this process wrote meanwhile (a write that read before it may drop it).
 		const contents = [...this.contents];
 		if (this.visits.size === 0) this.contents.clear();
@@ -234,12 +243,13 @@ export class Journal extends Contest {
 			if (round === 0) written = missing.filter((key) => !there.has(claimOf(key))).length;
 			missing = missing.filter((key) => checked(key).some((value) => !there.has(value)));
 		}
-		// An asking mark only guards (an asker's false writes): once every write that read before it was taken off has landed, off again.
-		const asked = [...this.asked];
+		// Asking marks and tokens only guard: once every write that read before they were taken off has landed, off again
+		// (such a write brings them back).
+		const again = [...this.asked, ...leaving];
 		this.asked.clear();
-		if (asked.length > 0) {
-			await waited;
-			await this.remove(asked);
+		if (again.length > 0) {
+			await removed;
+			await this.remove(again);
 		}
 		// Claims are not removed a second time after the wait: by then another process may have claimed the row afresh (the
 		// simulation found that). A write that read before the removal and landed after it can bring a released
@@ -264,6 +274,7 @@ export class Journal extends Contest {
 		if (this.dropped !== true) this.dropped.add(key);
 		// A claim this process made only by asking about the row (keyOf) is not one the row had.
 		const asked = this.rows.get(key);
+		this.hurry();
 		const askedOnly = asked !== undefined && (await asked.answer.catch(() => undefined)) === 'mine' && !asked.sent && !asked.kept;
 		const there = await this.record([claimOf(key)]);
 		await this.remove(prints.flatMap((print) => [...doneOf(key, print)]));

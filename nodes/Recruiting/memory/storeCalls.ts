@@ -119,6 +119,12 @@ export class StoreCalls {
 		return await answer;
 	}
 
+	/** Takes values out of the line before their call (a content mark replaced before it was written). */
+	withdraw(values: string[]): void {
+		const gone = new Set(values);
+		for (const asked of this.queued) if (asked.lazy) asked.values = asked.values.filter((value) => !gone.has(value));
+	}
+
 	/** Every value in line, the lazy ones too, goes now. */
 	private hurried = false;
 

@@ -1,0 +1,100 @@
+/**
+ * Trying to break issue 46 item 6 (commit b672b2c): rows prepared ahead are asked lazily once the
+ * store's calls take LAZY_FROM_MS or longer. Forget Each Input Row awaits a prepared row's answer
+ * (journal.ts `forget`: `await asked.answer`) without hurrying it. A row that joined the queue while
+ * the process was not lazy yet (batch 1: no timer set), while the first call was in flight, and the
+ * process became lazy with that call: nothing asks it until the queue holds half of `ahead`.
+ */
+import type { DeduplicationItemTypes, INodeParameters } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+import { forgetProcessMemory } from '../../nodes/Recruiting/memory/registry';
+import { Harness, deduplicator } from '../helpers/harness';
+import { upsertParameters } from '../helpers/upsert';
+import { ALICE, emailCredential, useSandbox } from '../helpers/sandbox';
+
+const sandbox = useSandbox();
+
+const upsert = (extra: INodeParameters = {}): INodeParameters => upsertParameters(extra, { firstName: '={{ $json.first }}' });
+const rows = (count: number, tag: string) =>
+	Array.from({ length: count }, (_, index) => ({
+		email: `${tag}.${index}@example.test`,
+		first: `F${index}`,
+		skills: 'SQL: 3',
+	}));
+
+function slowStore(delayMs: number) {
+	const record = deduplicator.checkProcessedAndRecord.bind(deduplicator);
+	const remove = deduplicator.removeProcessed.bind(deduplicator);
+	const spies = [
+		jest.spyOn(deduplicator, 'checkProcessedAndRecord').mockImplementation(async (items: DeduplicationItemTypes[], ...rest) => {
+			await sleep(delayMs);
+			return await record(items, ...rest);
+		}),
+		jest.spyOn(deduplicator, 'removeProcessed').mockImplementation(async (items: DeduplicationItemTypes[], ...rest) => {
+			await sleep(delayMs);
+			return await remove(items, ...rest);
+		}),
+	];
+	return () => spies.forEach((spy) => spy.mockRestore());
+}
+
+/** Resolves with the run's result, or 'hung' when it has not ended after `ms`. */
+async function within<T>(ms: number, work: Promise<T>): Promise<T | 'hung'> {
+	let timer: NodeJS.Timeout | undefined;
+	const hung = new Promise<'hung'>((resolve) => (timer = setTimeout(() => resolve('hung'), ms)));
+	try {
+		return await Promise.race([work, hung]);
+	} finally {
+		clearTimeout(timer);
+	}
+}
+
+beforeEach(() => forgetProcessMemory());
+
+describe('journal break: Forget Each Input Row with a store that turns slow (≥ 100 ms a call)', () => {
+	it('a fresh process forgets 6 rows over a store taking 150 ms a call: the execution ends (no row waits forever in the lazy queue)', async () => {
+		const harness = new Harness(emailCredential(sandbox(), ALICE));
+		// The rows are known (a first run, fast store), then the process restarts.
+		await harness.run({
+			parameters: upsert(),
+			items: rows(6, 'lazyforget'),
+			onError: 'continueRegularOutput',
+		});
+		forgetProcessMemory();
+		const restore = slowStore(150);
+		try {
+			// Without the lazy queue: 6 rows × a few calls of 150 ms each, and the contest's wait: a few seconds.
+			const result = await within(
+				30_000,
+				harness.run({
+					parameters: upsert({ memoryAction: 'forget', confirmForget: true }),
+					items: rows(6, 'lazyforget'),
+					onError: 'continueRegularOutput',
+				}),
+			);
+			expect(result).not.toBe('hung');
+			if (result !== 'hung') expect(result.items.map((item) => item.json.action)).toEqual(Array(6).fill('forgotten'));
+		} finally {
+			restore();
+		}
+	}, 60_000);
+
+	it('a fresh process forgets 6 rows it never knew, the store taking 150 ms a call: the execution ends', async () => {
+		const harness = new Harness(emailCredential(sandbox(), ALICE));
+		const restore = slowStore(150);
+		try {
+			const result = await within(
+				30_000,
+				harness.run({
+					parameters: upsert({ memoryAction: 'forget', confirmForget: true }),
+					items: rows(6, 'lazyforget2'),
+					onError: 'continueRegularOutput',
+				}),
+			);
+			expect(result).not.toBe('hung');
+		} finally {
+			restore();
+		}
+	}, 60_000);
+});

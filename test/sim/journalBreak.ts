@@ -1,0 +1,88 @@
+/**
+ * Helpers for the journalBreak tests (issue 46 item 6, commit b672b2c): slow store profiles (calls
+ * of 100–900 ms, so that the journal's lazy path is taken), an execution that prepares rows ahead
+ * as the router does (`standing(key, visit, true)`, then `claim` in turn), and what the store's
+ * list holds at the end.
+ */
+import type { Decision, Profile, Store } from './claims';
+import { Process, World } from './claims';
+
+/** Calls of `low`–`high` ms in all, with less than 1 s between read and write (the timing assumption holds). */
+export const slow = (world: World, low: number, high: number): Profile => {
+	const span = () => low + (high - low) * world.random();
+	return {
+		toRead: () => 0.15 * span(),
+		gap: () => 0.7 * span(),
+		back: () => 0.15 * span(),
+	};
+};
+
+/**
+ * One execution as Create or Update runs it: rows prepared `ahead` (each asked in the background,
+ * `ahead` = true), `inFlight` rows sent at a time (each `claim`ed, then kept when won), the visit's end.
+ * `stopAfter`: the execution takes no more rows after this many ms (its end runs).
+ */
+export async function lookaheadExecution(
+	process: Process,
+	keys: string[],
+	decisions: Decision[],
+	options: {
+		inFlight?: number;
+		ahead?: number | 'journal';
+		stopAfter?: number;
+		send?: (key: string) => Promise<boolean>;
+	} = {},
+): Promise<void> {
+	await Promise.race([process.killed, runIt(process, keys, decisions, options)]);
+}
+
+async function runIt(
+	process: Process,
+	keys: string[],
+	decisions: Decision[],
+	options: {
+		inFlight?: number;
+		ahead?: number | 'journal';
+		stopAfter?: number;
+		send?: (key: string) => Promise<boolean>;
+	},
+): Promise<void> {
+	const journal = process.shared.journal;
+	const visit = journal.begin();
+	let next = 0;
+	let prepared = 0;
+	let stopped = false;
+	if (options.stopAfter !== undefined) process.world.at(options.stopAfter, () => (stopped = true));
+	const window = () => (options.ahead === 'journal' || options.ahead === undefined ? (journal.ahead ?? 100) : options.ahead);
+	const prepare = (upTo: number) => {
+		for (; prepared <= Math.min(upTo, keys.length - 1); prepared++) journal.standing(keys[prepared], visit, true).catch(() => undefined);
+	};
+	await Promise.all(
+		Array.from({ length: options.inFlight ?? 4 }, async () => {
+			while (!stopped && next < keys.length) {
+				const index = next++;
+				prepare(index + window());
+				const key = keys[index];
+				const mine = await journal.claim(key, visit);
+				if (process.dead) return;
+				decisions.push({
+					process: process.name,
+					key,
+					standing: journal.answered(key) ?? (mine ? 'mine' : 'taken'),
+					at: process.world.now,
+				});
+				if (!mine) continue;
+				// The creation (a while at the service), then remembered; refused by the service: released.
+				const created = options.send ? await options.send(key) : true;
+				if (created) journal.keep(key, visit);
+				else await journal.release([key]);
+			}
+		}),
+	);
+	if (!process.dead) await journal.end(visit);
+}
+
+/** The entries of the store's list that start with `prefix`. */
+export const entries = (store: Store, prefix: string): string[] => (store.list ?? []).filter((value) => value.startsWith(prefix));
+
+export { Process, World };
