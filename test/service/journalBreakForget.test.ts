@@ -6,7 +6,7 @@
  * process became lazy with that call: nothing asks it until the queue holds half of `ahead`.
  */
 import type { DeduplicationItemTypes, INodeParameters } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
+import { sleep, sleepWithAbort } from 'n8n-workflow';
 
 import { forgetProcessMemory } from '../../nodes/Recruiting/memory/registry';
 import { Harness, deduplicator } from '../helpers/harness';
@@ -41,12 +41,15 @@ function slowStore(delayMs: number) {
 
 /** Resolves with the run's result, or 'hung' when it has not ended after `ms`. */
 async function within<T>(ms: number, work: Promise<T>): Promise<T | 'hung'> {
-	let timer: NodeJS.Timeout | undefined;
-	const hung = new Promise<'hung'>((resolve) => (timer = setTimeout(() => resolve('hung'), ms)));
+	const timer = new AbortController();
+	const hung = sleepWithAbort(ms, timer.signal).then(
+		() => 'hung' as const,
+		() => 'hung' as const,
+	);
 	try {
 		return await Promise.race([work, hung]);
 	} finally {
-		clearTimeout(timer);
+		timer.abort();
 	}
 }
 
