@@ -245,7 +245,8 @@ export class Journal extends Contest {
 		}
 		// Asking marks and tokens only guard: once every write that read before they were taken off has landed, off again
 		// (such a write brings them back).
-		const again = [...this.asked, ...leaving];
+		// (With a slow store, tokens go once: a call more at the end costs a second or more, a token left is one entry of hundreds of thousands.)
+		const again = [...this.asked, ...(this.lazy ? [] : leaving)];
 		this.asked.clear();
 		if (again.length > 0) {
 			await removed;
