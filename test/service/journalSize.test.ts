@@ -45,7 +45,7 @@ function watchStore(delayMs = 0) {
 }
 
 async function entries(harness: Harness): Promise<number> {
-	return await deduplicator.getProcessedDataCount('node', { workflow: { id: harness.workflowId } as never, node: { id: harness.nodeId } as never }, { mode: 'entries' });
+	return await deduplicator.getProcessedDataCount('node', { workflow: { id: harness.workflowId } as never, node: { id: harness.nodeId } as never });
 }
 
 beforeEach(() => forgetProcessMemory());
