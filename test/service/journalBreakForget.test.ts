@@ -55,8 +55,8 @@ async function within<T>(ms: number, work: Promise<T>): Promise<T | 'hung'> {
 
 beforeEach(() => forgetProcessMemory());
 
-describe('journal break: Forget Each Input Row with a store that turns slow (≥ 100 ms a call)', () => {
-	it('a fresh process forgets 6 rows over a store taking 150 ms a call: the execution ends (no row waits forever in the lazy queue)', async () => {
+describe('journal break: Forget Each Input Row with a store that turns slow (LAZY_FROM_MS, 300 ms a call, or more)', () => {
+	it('a fresh process forgets 6 rows over a store taking 350 ms a call: the execution ends (no row waits forever in the lazy queue)', async () => {
 		const harness = new Harness(emailCredential(sandbox(), ALICE));
 		// The rows are known (a first run, fast store), then the process restarts.
 		await harness.run({
@@ -65,9 +65,9 @@ describe('journal break: Forget Each Input Row with a store that turns slow (≥
 			onError: 'continueRegularOutput',
 		});
 		forgetProcessMemory();
-		const restore = slowStore(150);
+		const restore = slowStore(350);
 		try {
-			// Without the lazy queue: 6 rows × a few calls of 150 ms each, and the contest's wait: a few seconds.
+			// Without the lazy queue: 6 rows × a few calls of 350 ms each, and the contest's wait: a few seconds.
 			const result = await within(
 				30_000,
 				harness.run({
@@ -83,9 +83,9 @@ describe('journal break: Forget Each Input Row with a store that turns slow (≥
 		}
 	}, 60_000);
 
-	it('a fresh process forgets 6 rows it never knew, the store taking 150 ms a call: the execution ends', async () => {
+	it('a fresh process forgets 6 rows it never knew, the store taking 350 ms a call: the execution ends', async () => {
 		const harness = new Harness(emailCredential(sandbox(), ALICE));
-		const restore = slowStore(150);
+		const restore = slowStore(350);
 		try {
 			const result = await within(
 				30_000,

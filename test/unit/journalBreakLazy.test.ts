@@ -9,12 +9,12 @@ import { entries, Process, slow, World } from '../sim/journalBreak';
 
 const rows = (count: number, tag = 'r') => Array.from({ length: count }, (_, index) => `${tag}${index}`);
 
-describe('journal break: the lazy path (calls of 100 ms and more)', () => {
+describe('journal break: the lazy path (calls of LAZY_FROM_MS, 300 ms, and more)', () => {
 	it('Forget Each Input Row over rows prepared ahead, in a process whose first call makes it lazy: every forget ends (simulated time)', async () => {
 		const world = new World(1);
 		const store = new Store(world);
 		world.store = store;
-		const process = new Process('p0', world, store, slow(world, 150, 400));
+		const process = new Process('p0', world, store, slow(world, 350, 600));
 		const journal = process.shared.journal;
 		const visit = journal.begin();
 		const keys = rows(6);
@@ -45,7 +45,7 @@ describe('journal break: the lazy path (calls of 100 ms and more)', () => {
 		const world = new World(2);
 		const store = new Store(world);
 		world.store = store;
-		const p = new Process('p0', world, store, slow(world, 150, 400));
+		const p = new Process('p0', world, store, slow(world, 350, 600));
 		const q = new Process('q0', world, store, slow(world, 5, 20));
 		const journal = p.shared.journal;
 		const answers: Record<string, string> = {};

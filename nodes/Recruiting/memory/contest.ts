@@ -32,12 +32,14 @@ export const AHEAD = 100;
 export const MAX_AHEAD = 2_000;
 
 /**
- * Calls that take this long (a list of tens of thousands of entries) make the asks of rows
- * prepared ahead, and the rows' content marks, go in batches (`lazy`): each call costs n8n a read,
+ * Calls that take this long (a list of 100,000 entries and more) make the rows prepared ahead grow
+ * and their asks, and the rows' content marks, go in batches (`lazy`): each call costs n8n a read,
  * a set and a rewrite of the whole list, in the worker's own event loop, and one call per
- * prepared row slowed the sending itself.
+ * prepared row slowed the sending itself. Not sooner: calls of 100–250 ms are common on a busy
+ * small list (`npm run queue`), and rows claimed ahead are what a killed worker leaves claimed
+ * (sync-kill: 837 rows never created with the growth from 100 ms, 189–346 without).
  */
-export const LAZY_FROM_MS = 100;
+export const LAZY_FROM_MS = 300;
 
 /** Rounds of the check before a row counts as another's (a write for other rows, read before this one's, can drop its token: the check goes on). */
 export const ROUNDS = 16;
@@ -110,11 +112,12 @@ export class Contest {
 
 	/**
 	 * Rows to prepare ahead so that their claims are decided before they are sent: 100 when the
-	 * store answers at once (a decision takes the wait, about 1 s), more as its calls slow down with
+	 * store answers within `LAZY_FROM_MS` (a decision takes the wait, about 1 s), more as its calls slow down with
 	 * the size of its list (a decision then takes three calls, each in a slot of twice the longest
 	 * call, a longer wait, and a turn in line): about 750 at 0.7 s a call, 2,000 at most.
 	 */
 	get ahead(): number {
+		if (!this.lazy) return AHEAD;
 		const decision = 8 * this.store.longestMs + this.waitMs;
 		return Math.min(MAX_AHEAD, Math.max(AHEAD, Math.ceil((AHEAD * decision) / 1_000)));
 	}
