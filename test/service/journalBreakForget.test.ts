@@ -5,7 +5,7 @@
  * the process was not lazy yet (batch 1: no timer set), while the first call was in flight, and the
  * process became lazy with that call: nothing asks it until the queue holds half of `ahead`.
  */
-import type { DeduplicationItemTypes, INodeParameters } from 'n8n-workflow';
+import type { DeduplicationItemTypes, IDataObject, INodeParameters } from 'n8n-workflow';
 import { sleep, sleepWithAbort } from 'n8n-workflow';
 
 import { forgetProcessMemory } from '../../nodes/Recruiting/memory/registry';
@@ -53,6 +53,16 @@ async function within<T>(ms: number, work: Promise<T>): Promise<T | 'hung'> {
 	}
 }
 
+/** Forget Each Input Row (Forget Now) over `items`, the store taking 350 ms a call; 'hung' when it has not ended after 30 s (without the lazy queue: a few calls and the contest's wait, a few seconds). */
+async function forgetOverSlowStore(harness: Harness, items: IDataObject[]) {
+	const restore = slowStore(350);
+	try {
+		return await within(30_000, harness.run({ parameters: upsert({ memoryAction: 'forget', confirmForget: true }), items, onError: 'continueRegularOutput' }));
+	} finally {
+		restore();
+	}
+}
+
 beforeEach(() => forgetProcessMemory());
 
 describe('journal break: Forget Each Input Row with a store that turns slow (LAZY_FROM_MS, 300 ms a call, or more)', () => {
@@ -65,39 +75,13 @@ describe('journal break: Forget Each Input Row with a store that turns slow (LAZ
 			onError: 'continueRegularOutput',
 		});
 		forgetProcessMemory();
-		const restore = slowStore(350);
-		try {
-			// Without the lazy queue: 6 rows × a few calls of 350 ms each, and the contest's wait: a few seconds.
-			const result = await within(
-				30_000,
-				harness.run({
-					parameters: upsert({ memoryAction: 'forget', confirmForget: true }),
-					items: rows(6, 'lazyforget'),
-					onError: 'continueRegularOutput',
-				}),
-			);
-			expect(result).not.toBe('hung');
-			if (result !== 'hung') expect(result.items.map((item) => item.json.action)).toEqual(Array(6).fill('forgotten'));
-		} finally {
-			restore();
-		}
+		const result = await forgetOverSlowStore(harness, rows(6, 'lazyforget'));
+		expect(result).not.toBe('hung');
+		if (result !== 'hung') expect(result.items.map((item) => item.json.action)).toEqual(Array(6).fill('forgotten'));
 	}, 60_000);
 
 	it('a fresh process forgets 6 rows it never knew, the store taking 350 ms a call: the execution ends', async () => {
 		const harness = new Harness(emailCredential(sandbox(), ALICE));
-		const restore = slowStore(350);
-		try {
-			const result = await within(
-				30_000,
-				harness.run({
-					parameters: upsert({ memoryAction: 'forget', confirmForget: true }),
-					items: rows(6, 'lazyforget2'),
-					onError: 'continueRegularOutput',
-				}),
-			);
-			expect(result).not.toBe('hung');
-		} finally {
-			restore();
-		}
+		expect(await forgetOverSlowStore(harness, rows(6, 'lazyforget2'))).not.toBe('hung');
 	}, 60_000);
 });

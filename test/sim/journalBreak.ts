@@ -17,6 +17,13 @@ export const slow = (world: World, low: number, high: number): Profile => {
 	};
 };
 
+interface ExecutionOptions {
+	inFlight?: number;
+	ahead?: number | 'journal';
+	stopAfter?: number;
+	send?: (key: string) => Promise<boolean>;
+}
+
 /**
  * One execution as Create or Update runs it: rows prepared `ahead` (each asked in the background,
  * `ahead` = true), `inFlight` rows sent at a time (each `claim`ed, then kept when won), the visit's end.
@@ -26,12 +33,7 @@ export async function lookaheadExecution(
 	process: Process,
 	keys: string[],
 	decisions: Decision[],
-	options: {
-		inFlight?: number;
-		ahead?: number | 'journal';
-		stopAfter?: number;
-		send?: (key: string) => Promise<boolean>;
-	} = {},
+	options: ExecutionOptions = {},
 ): Promise<void> {
 	await Promise.race([process.killed, runIt(process, keys, decisions, options)]);
 }
@@ -40,12 +42,7 @@ async function runIt(
 	process: Process,
 	keys: string[],
 	decisions: Decision[],
-	options: {
-		inFlight?: number;
-		ahead?: number | 'journal';
-		stopAfter?: number;
-		send?: (key: string) => Promise<boolean>;
-	},
+	options: ExecutionOptions,
 ): Promise<void> {
 	const journal = process.shared.journal;
 	const visit = journal.begin();

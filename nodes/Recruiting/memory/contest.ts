@@ -92,6 +92,9 @@ export class Contest {
 	/** A row's answer is awaited: the rows waiting are asked now, however few. */
 	private hurried = false;
 
+	/** A `hurryLater` is pending. */
+	private timer = false;
+
 	/** Calls of this process that contested rows: each writes one token for its whole batch. */
 	private calls = 0;
 
@@ -136,8 +139,6 @@ export class Contest {
 			this.hurry();
 		});
 	}
-
-	private timer = false;
 
 	/** Asks the waiting rows now (a row's answer is awaited, or a waiting row's time is up). */
 	protected hurry(): void {

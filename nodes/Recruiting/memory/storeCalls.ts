@@ -19,9 +19,6 @@ export const MIN_WAIT_MS = 1_000;
 /** Calls timed per process: the wait and the spacing follow the longest of them. */
 export const RECENT_CALLS = 20;
 
-/** A call starts no sooner than this many times the longest recent call after the previous one ended (`call`). */
-export const SPACING = 1;
-
 /**
  * Values per call when many are written at once: n8n's store puts its whole list in a set, then
  * looks each value up (n8n 1.123.50 and 2.41.1), so a call's cost is its list's size, hardly its
@@ -69,18 +66,15 @@ export class StoreCalls {
 	}
 
 	/**
-	 * One call, in turn with this process's others, timed. It starts no sooner than `SPACING` times
-	 * the longest recent call after the previous one ended: a call of another process that read
-	 * before this process's last write has landed by then, so two versions of the list do not stay
-	 * alive by landing between each other's write and next read (the simulation's ping-pong
-	 * scenario); and the calls of a large list (each reads and rewrites it whole: n8n and its
-	 * database spend CPU in proportion) take at most a quarter of the process's time, the values
-	 * asked meanwhile going together in the next call.
+	 * One call, in turn with this process's others, timed. It starts no sooner than the longest
+	 * recent call after the previous one ended: a call of another process that read before this
+	 * process's last write has landed by then, so two versions of the list do not stay alive by
+	 * landing between each other's write and next read (the simulation's ping-pong scenario).
 	 */
 	private async call<T>(work: () => Promise<T>): Promise<T> {
 		const clock = this.timing.clock;
 		return await this.timing.inTurn(' journal', async () => {
-			const pause = this.lastEnd + SPACING * this.longestMs - clock.now();
+			const pause = this.lastEnd + this.longestMs - clock.now();
 			if (pause > 0) await clock.sleep(pause);
 			const started = clock.now();
 			try {
@@ -107,6 +101,9 @@ export class StoreCalls {
 
 	private draining = false;
 
+	/** Every value in line, the lazy ones too, goes now (`kick`). */
+	private hurried = false;
+
 	/**
 	 * Writes `values` in one call with the values other rows asked meanwhile (rows sent at the same
 	 * time share a call); says which were there before. `lazy`: no call of its own, it goes with the
@@ -124,9 +121,6 @@ export class StoreCalls {
 		const gone = new Set(values);
 		for (const asked of this.queued) if (asked.lazy) asked.values = asked.values.filter((value) => !gone.has(value));
 	}
-
-	/** Every value in line, the lazy ones too, goes now. */
-	private hurried = false;
 
 	/** Starts a call for every value in line (`lazy` ones wait for the next call, or for this). */
 	kick(): void {
