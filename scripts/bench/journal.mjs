@@ -36,6 +36,7 @@ const { values: opts } = parseArgs({
 		latency: { type: 'string', default: '20' },
 		smoke: { type: 'boolean', default: false },
 		'no-build': { type: 'boolean', default: false },
+		trace: { type: 'boolean', default: false },
 	},
 });
 const REMEMBERED = opts.smoke ? 5_000 : Number(opts.remembered);
@@ -101,6 +102,58 @@ function journalSize(pg, workflowId) {
 }
 
 const secs = (ms) => (ms / 1000).toFixed(1);
+
+/**
+ * --trace: the journal's calls of the run (PostgreSQL's log: each read and write of the
+ * `processed_data` row, seconds from the execution's start, with how long the statement took), and
+ * where the creations paused (gaps of 300 ms and more between two requests to the service).
+ */
+let traced = 0;
+function trace(pg, started, stopped, sent) {
+	// read from where the last run's trace stopped, without the statements' values (a write carries the whole list)
+	const file = path.join(pg.dir, 'postgres.log');
+	const size = fs.statSync(file).size;
+	const fd = fs.openSync(file, 'r');
+	const lines = [];
+	const buffer = Buffer.alloc(1 << 20);
+	let rest = '';
+	for (let at = traced; at < size; ) {
+		const n = fs.readSync(fd, buffer, 0, buffer.length, at);
+		if (n <= 0) break;
+		at += n;
+		const parts = (rest + buffer.toString('latin1', 0, n)).split('\n');
+		rest = parts.pop().slice(0, 400);
+		for (const part of parts) if (part.includes('duration:')) lines.push(part.slice(0, 400));
+	}
+	fs.closeSync(fd);
+	traced = size;
+	const calls = [];
+	for (const line of lines) {
+		const m = /^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}) \w+ (\d+) LOG:\s+duration: ([\d.]+) ms\s+(?:statement|execute [^:]*): (.*)$/.exec(line);
+		if (!m || !/processed_data/.test(m[4])) continue;
+		const at = new Date(`${m[1].replace(' ', 'T')}Z`).getTime();
+		if (at < started || at > stopped) continue;
+		const kind = /^\s*SELECT/i.test(m[4]) ? 'read' : /^\s*(UPDATE|INSERT)/i.test(m[4]) ? 'write' : m[4].slice(0, 12);
+		calls.push([at, kind, Number(m[3])]);
+	}
+	// each call is a read and a write: shown as its read's time, and how long until its write ended
+	const shown = [];
+	for (let i = 0; i < calls.length; i++) {
+		const [at, kind, ms] = calls[i];
+		const next = calls[i + 1];
+		if (kind === 'read' && next?.[1] === 'write') {
+			shown.push(`${((at - started) / 1000).toFixed(2)}(${next[0] + 0 - at + ms}ms)`);
+			i++;
+		} else shown.push(`${((at - started) / 1000).toFixed(2)} ${kind} ${ms.toFixed(0)}ms`);
+	}
+	log(`[journal]   ${shown.length} store calls (s from start, read to write): ${shown.length > 200 ? `${shown.slice(0, 100).join(' ')} … ${shown.slice(-100).join(' ')}` : shown.join(' ')}`);
+	const gaps = [];
+	for (let i = 1; i < sent.length; i++) if (sent[i].at - sent[i - 1].at >= 300) gaps.push(`${((sent[i - 1].at - started) / 1000).toFixed(2)}+${((sent[i].at - sent[i - 1].at) / 1000).toFixed(2)}`);
+	const perTwo = [];
+	for (const r of sent) perTwo[Math.floor((r.at - started) / 2000)] = (perTwo[Math.floor((r.at - started) / 2000)] ?? 0) + 1;
+	log(`[journal]   requests per 2 s: ${Array.from(perTwo, (n) => n ?? 0).join(' ')}`);
+	log(`[journal]   pauses between requests (at+s): ${gaps.join(', ')} (in all ${secs(sent.slice(1).reduce((sum, r, i) => sum + (r.at - sent[i].at >= 300 ? r.at - sent[i].at : 0), 0))}s)`);
+}
 let failed = false;
 const results = [];
 try {
@@ -113,6 +166,8 @@ try {
 	running.push(async () => sandbox.close());
 	const stack = await startQueueStack({ packageDir: pkg.dir, sandboxUrl: sandbox.url, workers: 1, concurrency: 4, log, registry: running });
 	await setCredential(stack, sandbox.url, '');
+	// --trace: PostgreSQL logs every statement with its time (ms), to tell the journal's calls apart
+	if (opts.trace) psql(stack.pg, `ALTER SYSTEM SET log_min_duration_statement = 0; ALTER SYSTEM SET log_line_prefix = '%m %p '; ALTER SYSTEM SET log_parameter_max_length = 0; SELECT pg_reload_conf();`);
 	const workflow = await installSyncWorkflow(stack.rest);
 	const nodeId = syncWorkflow().nodes.find((n) => n.type.endsWith('.recruiting')).id;
 	log(`[journal] ${REMEMBERED} remembered rows (${REMEMBERED * 4} journal entries) against an empty memory, runs of ${ROWS} new rows, ${RUNS} each`);
@@ -140,6 +195,7 @@ try {
 			const tooSlow = e?.data ? nodeOutput(e, 'Create or Update').filter(({ json }) => /too slow/.test(String(json.error ?? ''))).length : 0;
 			const row = { kind, run: run + 1, executionMs: ran, created: tally.created, candidates: emails.size, refused: tally.refused + tally.busy + tally.failed, tooSlow, firstCreationS, tailS, entriesBefore: before.entries, entriesAfter: after.entries, mbAfter: after.bytes / 1e6, status: e?.status };
 			results.push(row);
+			if (opts.trace) trace(stack.pg, started, stopped, sent);
 			log(`[journal] ${kind} run ${run + 1}: ${secs(ran)}s, ${tally.created} created (${emails.size} candidates), ${row.refused} refused${tally.errors?.length ? ` (${tally.errors.join(' | ')})` : ''}, journal ${before.entries} → ${after.entries} entries (${row.mbAfter.toFixed(1)} MB), first creation after ${firstCreationS.toFixed(1)}s, last request ${tailS.toFixed(1)}s before the end, ${e?.status}`);
 			if (tally.created !== ROWS || emails.size !== ROWS || row.refused > 0) failed = true;
 		}

@@ -2,10 +2,12 @@
  * Helpers for the journalBreak tests (issue 46 item 6, commit b672b2c): slow store profiles (calls
  * of 100–900 ms, so that the journal's lazy path is taken), an execution that prepares rows ahead
  * as the router does (`standing(key, visit, true)`, then `claim` in turn), and what the store's
- * list holds at the end.
+ * list holds at the end; a process whose check call fails once (before or after its write).
  */
-import type { Decision, Profile, Store } from './claims';
-import { Process, World } from './claims';
+import type { DeduplicationItemTypes } from 'n8n-workflow';
+
+import type { Decision, Profile } from './claims';
+import { Process, Store, World } from './claims';
 
 /** Calls of `low`–`high` ms in all, with less than 1 s between read and write (the timing assumption holds). */
 export const slow = (world: World, low: number, high: number): Profile => {
@@ -22,6 +24,11 @@ interface ExecutionOptions {
 	ahead?: number | 'journal';
 	stopAfter?: number;
 	send?: (key: string) => Promise<boolean>;
+	/**
+	 * Given: a row whose store call fails fails alone (as the router fails one item) and is counted
+	 * here, as is a failed end; without it, a failing call fails the execution.
+	 */
+	failed?: () => void;
 }
 
 /**
@@ -60,7 +67,16 @@ async function runIt(
 				const index = next++;
 				prepare(index + window());
 				const key = keys[index];
-				const mine = await journal.claim(key, visit);
+				let mine: boolean;
+				if (!options.failed) mine = await journal.claim(key, visit);
+				else {
+					try {
+						mine = await journal.claim(key, visit);
+					} catch {
+						options.failed();
+						continue;
+					}
+				}
 				if (process.dead) return;
 				decisions.push({
 					process: process.name,
@@ -72,14 +88,44 @@ async function runIt(
 				// The creation (a while at the service), then remembered; refused by the service: released.
 				const created = options.send ? await options.send(key) : true;
 				if (created) journal.keep(key, visit);
-				else await journal.release([key]);
+				else await (options.failed ? journal.release([key]).catch(() => undefined) : journal.release([key]));
 			}
 		}),
 	);
-	if (!process.dead) await journal.end(visit);
+	if (!process.dead) await (options.failed ? journal.end(visit).catch(() => options.failed?.()) : journal.end(visit));
 }
 
 /** The entries of the store's list that start with `prefix`. */
 export const entries = (store: Store, prefix: string): string[] => (store.list ?? []).filter((value) => value.startsWith(prefix));
+
+/** A fast store profile: 5 ms to read, 20 ms to write, 5 ms back. */
+const quick: Profile = { toRead: () => 5, gap: () => 20, back: () => 5 };
+
+/**
+ * A process `p0` over a store whose list holds `list`, with fast calls, whose third
+ * `checkProcessedAndRecord` (claim, race, then the check) fails: `before` it reaches the store
+ * (nothing written: a refused connection) or `after` its write (the write stays, the answer is lost).
+ */
+export function failingCheck(seed: number, when: 'before' | 'after', list: string[] = ['x']) {
+	const world = new World(seed);
+	const store = new Store(world);
+	world.store = store;
+	store.list = list;
+	const speed = quick;
+	const process = new Process('p0', world, store, speed);
+	const journal = process.shared.journal;
+	let call = 0;
+	journal.use({
+		checkProcessedAndRecord: async (values: DeduplicationItemTypes[]) => {
+			call += 1;
+			if (when === 'before' && call === 3) throw new Error('connection refused');
+			const answer = await store.checkProcessedAndRecord(speed, 'p0', values);
+			if (when === 'after' && call === 3) throw new Error('connection lost after the write');
+			return answer;
+		},
+		removeProcessed: async (values: DeduplicationItemTypes[]) => await store.removeProcessed(speed, 'p0', values),
+	});
+	return { world, store, speed, process, journal };
+}
 
 export { Process, World };

@@ -102,6 +102,8 @@ interface Send {
 	at: number;
 	fate: Fate;
 	stored: boolean;
+	/** When the service stored it (it may land after its execution, or its process, ended). */
+	storedAt?: number;
 }
 
 interface Candidate {
@@ -341,6 +343,9 @@ export class Simulation {
 
 	/** The service: a creation's fate, and the candidate stored (even when nobody hears the answer). */
 	private async create(row: RowLog, exec: Exec, content: string): Promise<{ fate: Fate; slug?: string }> {
+		// A killed process sends nothing more (its code runs on only where it needs no timer or store call: an answer
+		// already in the process's memory let it reach here; seed 71566 of "everything at once" sent 3 s after the kill).
+		if (exec.proc.dead) return await new Promise<never>(() => undefined);
 		const at = this.now();
 		const outage = this.world.now >= this.outageFrom && this.world.now < this.outageUntil;
 		const draw = this.random();
@@ -354,7 +359,11 @@ export class Simulation {
 		row.sends.push(send);
 		const slug = `${row.name}-${++this.slugs}`;
 		this.note(row, `${exec.id} sends its creation (${fate}${fate === 'unknown' ? (stored ? ', stored' : ', not stored') : ''})`);
-		if (stored) this.world.at(latency * 0.5, () => this.stored(row, slug, content));
+		if (stored)
+			this.world.at(latency * 0.5, () => {
+				send.storedAt = this.now();
+				this.stored(row, slug, content);
+			});
 		const answer = new Promise<{ fate: Fate; slug?: string }>((resolve) => this.world.at(latency, () => resolve(fate === 'answered' ? { fate, slug } : { fate })));
 		const stop = new Promise<{ fate: Fate }>((resolve) => exec.stopAt.push(() => resolve({ fate: 'aborted' })));
 		const heard = await Promise.race([answer, stop]);
@@ -710,7 +719,10 @@ export class Simulation {
 		// A Forget while another execution works on the row (docs/sync-memory.md, "Forget during a claim"): from its start to its end.
 		const overlaps = (row: RowLog, forget: RowLog['forgets'][number]) =>
 			[...row.touches].some((other) => other !== forget.by && other.start <= (forget.until ?? Infinity) && (other.end ?? other.died ?? Infinity) >= forget.at);
-		const forgetDuring = (row: RowLog) => row.forgets.some((forget) => forget.during || overlaps(row, forget));
+		// A creation in flight when the forget began counts too (sent by an execution, or a process, that ended before it
+		// landed: seed 73199 of "everything at once", a killed worker's request stored after the user deleted and forgot).
+		const inFlight = (row: RowLog, forget: RowLog['forgets'][number]) => row.sends.some((send) => send.at <= forget.at && (send.storedAt ?? -Infinity) >= forget.at);
+		const forgetDuring = (row: RowLog) => row.forgets.some((forget) => forget.during || overlaps(row, forget) || inFlight(row, forget));
 		return {
 			rows: this.rows.length,
 			processes: this.processes.length,

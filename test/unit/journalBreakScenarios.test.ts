@@ -8,47 +8,14 @@
  *
  *   JB_SEEDS=<n> (default 40), JB_SEED=<s>, JB_SCENARIO=<i>, JB_TRACE=c1,r5 (store calls on those values)
  */
-import type { Decision, Profile } from '../sim/claims';
-import { profile, Store } from '../sim/claims';
 import { print, setting as hostSetting } from '../sim/host';
+import type { Outcome, Scenario } from '../sim/scenarioRunner';
+import { fast, lazy, rows, shuffled, simulate } from '../sim/scenarioRunner';
 
 const setting = hostSetting as (name: string) => string | undefined;
-import { entries, lookaheadExecution, Process, slow, World } from '../sim/journalBreak';
 
 /** Tokens a seed may leave on the list (see the test). */
 const TOKENS_LEFT = 4;
-
-const rows = (count: number, tag = 'r') => Array.from({ length: count }, (_, index) => `${tag}${index}`);
-
-interface Run {
-	speed: (world: World) => Profile;
-	rows: (world: World) => string[];
-	/** Executions of this process, one after another or together. */
-	executions?: number;
-	overlap?: boolean;
-	stop?: number;
-	refuse?: number;
-	delay?: number;
-}
-
-interface Scenario {
-	name: string;
-	runs: Run[];
-}
-
-const lazy =
-	(low = 100, high = 900) =>
-	(world: World) =>
-		slow(world, low, high);
-const fast = (world: World) => profile(world, 1);
-const shuffled = (world: World, keys: string[]) => {
-	const out = [...keys];
-	for (let index = out.length - 1; index > 0; index--) {
-		const other = Math.floor(world.random() * (index + 1));
-		[out[index], out[other]] = [out[other], out[index]];
-	}
-	return out;
-};
 
 const scenarios: Scenario[] = [
 	{
@@ -61,8 +28,8 @@ const scenarios: Scenario[] = [
 	{
 		name: 'two lazy processes (calls 100–900 ms), the same 40 rows shuffled',
 		runs: [
-			{ speed: lazy(), rows: (w) => shuffled(w, rows(40)) },
-			{ speed: lazy(), rows: (w) => shuffled(w, rows(40)) },
+			{ speed: lazy(100, 900), rows: (w) => shuffled(w, rows(40)) },
+			{ speed: lazy(100, 900), rows: (w) => shuffled(w, rows(40)) },
 		],
 	},
 	{
@@ -89,7 +56,7 @@ const scenarios: Scenario[] = [
 	{
 		name: 'three processes turning lazy one after another (100–900 ms), back-to-back executions each',
 		runs: [
-			{ speed: lazy(), rows: (w) => shuffled(w, rows(25)), executions: 2 },
+			{ speed: lazy(100, 900), rows: (w) => shuffled(w, rows(25)), executions: 2 },
 			{
 				speed: lazy(100, 200),
 				rows: (w) => shuffled(w, rows(25)),
@@ -105,78 +72,6 @@ const scenarios: Scenario[] = [
 	},
 ];
 
-interface Outcome {
-	twice: string[];
-	lost: string[];
-	hang?: string;
-	tokens: string[];
-	refusedWrongly: string[];
-	rows: number;
-}
-
-async function simulate(seed: number, scenario: Scenario): Promise<Outcome> {
-	const world = new World(seed);
-	const store = new Store(world);
-	world.store = store;
-	if (setting('JB_TRACE')) store.follow = setting('JB_TRACE')!.split(',');
-	const decisions: Decision[] = [];
-	const kept = new Set<string>();
-	const all = new Set<string>();
-	const jobs = scenario.runs.map(async (spec, index) => {
-		const process = new Process(`p${index}`, world, store, spec.speed(world));
-		if (spec.delay) await new Promise<void>((resolve) => world.at(spec.delay! * world.random(), resolve));
-		const one = async () => {
-			const keys = spec.rows(world);
-			for (const key of keys) all.add(key);
-			const stopAfter = spec.stop !== undefined && world.random() < spec.stop ? 300 + 3_000 * world.random() : undefined;
-			await lookaheadExecution(process, keys, decisions, {
-				ahead: 'journal',
-				inFlight: 1 + Math.floor(world.random() * 4),
-				stopAfter,
-				send: async (key) => {
-					await new Promise<void>((resolve) => world.at(20 + 200 * world.random(), resolve));
-					const created = world.random() >= (spec.refuse ?? 0);
-					if (created) kept.add(`${process.name}|${key}`);
-					return created;
-				},
-			});
-		};
-		const count = spec.executions ?? 1;
-		if (spec.overlap) await Promise.all(Array.from({ length: count }, async () => await one()));
-		else for (let run = 0; run < count; run++) await one();
-	});
-	let hang: string | undefined;
-	try {
-		await world.run(Promise.all(jobs), 400_000);
-	} catch (error) {
-		hang = error instanceof Error ? error.message : String(error);
-	}
-	const tokens = hang ? [] : entries(store, 'own:');
-	if (setting('JB_TRACE')) print(world.trace.filter((line) => line.includes('[')).join('\n'));
-	// The next run: a fresh, fast process asks every row once all executions ended.
-	const later = new Process('later', world, store, profile(world, 1));
-	const laterDecisions: Decision[] = [];
-	if (!hang)
-		await world.run(
-			lookaheadExecution(later, [...all], laterDecisions, {
-				ahead: 10,
-				send: async () => false,
-			}),
-		);
-	const keptRows = new Set([...kept].map((entry) => entry.split('|')[1]));
-	const wins = new Map<string, Set<string>>();
-	for (const decision of decisions) if (decision.standing === 'mine' && kept.has(`${decision.process}|${decision.key}`)) wins.set(decision.key, new Set([...(wins.get(decision.key) ?? []), decision.process]));
-	const damaged = (key: string) => [...store.droppedBySlow].some((value) => value === `claim:${key}` || value === `race:${key}`);
-	return {
-		twice: [...wins].filter(([key, who]) => who.size > 1 && !damaged(key)).map(([key]) => key),
-		lost: laterDecisions.filter((decision) => decision.standing === 'mine' && keptRows.has(decision.key) && !damaged(decision.key)).map((decision) => decision.key),
-		hang,
-		tokens,
-		refusedWrongly: laterDecisions.filter((decision) => decision.standing !== 'mine' && !keptRows.has(decision.key)).map((decision) => decision.key),
-		rows: all.size,
-	};
-}
-
 const SEEDS = Number(setting('JB_SEEDS') ?? 40);
 const ONE = setting('JB_SEED') === undefined ? undefined : Number(setting('JB_SEED'));
 const ONLY = setting('JB_SCENARIO') === undefined ? undefined : Number(setting('JB_SCENARIO'));
@@ -190,7 +85,7 @@ const outcomes = (index: number) => {
 			index,
 			(async () => {
 				const out: Array<{ seed: number; outcome: Outcome }> = [];
-				for (const seed of seeds(7_000 + 1_000 * index)) out.push({ seed, outcome: await simulate(seed, scenarios[index]) });
+				for (const seed of seeds(7_000 + 1_000 * index)) out.push({ seed, outcome: await simulate(seed, scenarios[index], { limit: 400_000, trace: { setting: 'JB_TRACE', withLater: false } }) });
 				return out;
 			})(),
 		);

@@ -48,9 +48,6 @@ export class Journal extends Contest {
 
 	private nextVisit = 1;
 
-	/** Tokens of released rows, and of rows whose batch is still in use: taken off by a later end. */
-	private readonly loose = new Set<string>();
-
 
 	/** Rows forgotten in this process while executions run (`true`: all of them): an execution still running that remembers one does not claim it again. */
 	private dropped: Set<string> | true = new Set<string>();
@@ -95,7 +92,7 @@ export class Journal extends Contest {
 			row = this.ask(key, row);
 		}
 		this.use_(row, visit);
-		if (!ahead) this.hurry();
+		if (!ahead) this.hurry(key);
 		return await row.answer;
 	}
 
@@ -293,6 +290,8 @@ export class Journal extends Contest {
 		this.dropped = true;
 		for (const rows of this.visits.values()) rows.clear();
 		this.rows.clear();
+		// The timings were those of the list just removed (a large one kept the next 20 calls slow).
+		this.timing.recentCallsMs.length = 0;
 		return await this.store.clear();
 	}
 }

@@ -90,11 +90,39 @@ export class StoreCalls {
 		});
 	}
 
-	/** Writes `values` and says which were there; once more when two executions created the list at the same moment. */
-	async record(values: string[]): Promise<Set<string>> {
+	/** Answers that came from a second attempt (`record`): values the failed first one wrote show as there. */
+	private readonly retried = new WeakSet<Set<string>>();
+
+	/**
+	 * Writes `values` and says which were there; once more when the call failed (two executions
+	 * created the list at the same moment). The second answer may count what the first attempt
+	 * wrote before it failed as there before (`wasRetried`).
+	 */
+	private async record(values: string[]): Promise<{ there: Set<string>; retried: boolean }> {
 		const once = async () => await this.call(async () => await this.helpers.checkProcessedAndRecord!(values, 'node', OPTIONS));
-		const answer = await once().catch(once);
-		return new Set(answer.processed.map(String));
+		let retried = false;
+		const answer = await once().catch(async () => ((retried = true), await once()));
+		return { there: new Set(answer.processed.map(String)), retried };
+	}
+
+	/** Whether an answer of `recordTogether` came from a call made twice (a value this process wrote may show as there). */
+	wasRetried(answer: Set<string>): boolean {
+		return this.retried.has(answer);
+	}
+
+	/** When the checks announced by `recordAfter` are due: a call about to start waits for one due within its spacing. */
+	private readonly due = new Set<number>();
+
+	/** Waits `ms`, then writes `values` (as `recordTogether`); a call that would start just before goes with them. */
+	async recordAfter(ms: number, values: string[]): Promise<Set<string>> {
+		const at = this.timing.clock.now() + ms;
+		this.due.add(at);
+		try {
+			await this.timing.clock.sleep(ms);
+		} finally {
+			this.due.delete(at);
+		}
+		return await this.recordTogether(values);
 	}
 
 	private queued: Array<{ values: string[]; lazy: boolean; resolve: (there: Set<string>) => void; reject: (error: unknown) => void }> = [];
@@ -134,12 +162,24 @@ export class StoreCalls {
 		try {
 			// Values in line go with each call; lazy ones alone start none.
 			for (let first = true; this.queued.length > 0 && (first || this.hurried || this.queued.some((asked) => !asked.lazy)); first = false) {
+				// What is asked in the same turn goes in this call (a batch's races, then the next batch's claims); so does a
+				// check due within the spacing after the call could start (else it waits for a whole call and its spacing:
+				// 1.2 s on a large list).
+				const clock = this.timing.clock;
+				await Promise.resolve();
+				const start = Math.max(clock.now(), this.lastEnd + this.longestMs);
+				const soon = Math.max(0, ...[...this.due].filter((at) => at - start <= this.longestMs).map((at) => at - clock.now()));
+				if (soon > 0) await clock.sleep(soon + 1);
 				const batch = this.queued.splice(0);
 				if (this.queued.length === 0) this.hurried = false;
 				const values = [...new Set(batch.flatMap((asked) => asked.values))];
 				try {
 					const there = new Set<string>();
-					for (let at = 0; at < values.length; at += CHUNK) for (const value of await this.record(values.slice(at, at + CHUNK))) there.add(value);
+					for (let at = 0; at < values.length; at += CHUNK) {
+						const answer = await this.record(values.slice(at, at + CHUNK));
+						for (const value of answer.there) there.add(value);
+						if (answer.retried) this.retried.add(there);
+					}
 					for (const asked of batch) asked.resolve(there);
 				} catch (error) {
 					for (const asked of batch) asked.reject(error);

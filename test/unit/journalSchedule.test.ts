@@ -1,0 +1,146 @@
+/**
+ * The journal's calls over a slow store (a list of 100,000 remembered rows: about 0.6 s a call), in
+ * the claims simulation (test/sim/claims.ts: the real Journal, n8n's store as a model, simulated
+ * time): what goes in one call, how many calls a run makes, and a check answered by a second
+ * attempt. `npm run bench:journal -- --trace` shows the same calls in real n8n on PostgreSQL.
+ */
+import type { DeduplicationItemTypes } from 'n8n-workflow';
+
+import { Store } from '../sim/claims';
+import type { Profile } from '../sim/claims';
+import { failingCheck, Process, World } from '../sim/journalBreak';
+
+const rows = (count: number, tag = 'r') => Array.from({ length: count }, (_, index) => `${tag}${index}`);
+
+/** Calls of 0.5–0.7 s, nearly all between read and write (n8n parses, looks up and rewrites the list in the worker). */
+const large = (world: World): Profile => ({ toRead: () => 20, gap: () => 450 + 200 * world.random(), back: () => 20 });
+
+/**
+ * One execution as the router runs it (actions/router.ts, lookahead.ts): rows prepared one per
+ * turn up to the journal's `ahead` past the rows taken, each asked in the background; four in
+ * flight, each claimed, then created (80 ms at the service), then kept.
+ */
+async function execution(world: World, process: Process, keys: string[]): Promise<{ firstCreation: number; end: number }> {
+	const journal = process.shared.journal;
+	const sleep = async (ms: number) => await new Promise<void>((resolve) => world.at(ms, resolve));
+	const visit = journal.begin();
+	let [next, prepared, done, firstCreation] = [0, 0, false, -1];
+	const preparer = (async () => {
+		while (!done && prepared < keys.length) {
+			if (prepared < next + journal.ahead) journal.standing(keys[prepared++], visit, true).catch(() => undefined);
+			await sleep(1);
+		}
+	})();
+	await Promise.all(
+		Array.from({ length: 4 }, async () => {
+			while (next < keys.length) {
+				const key = keys[next++];
+				if (!(await journal.claim(key, visit))) continue;
+				if (firstCreation < 0) firstCreation = world.now;
+				await sleep(80);
+				journal.keep(key, visit);
+			}
+		}),
+	);
+	done = true;
+	await preparer;
+	await journal.end(visit);
+	return { firstCreation, end: world.now };
+}
+
+/** A process whose store calls are recorded (the values of each call, in order). */
+function recorded(world: World, store: Store, profile: Profile): { process: Process; calls: string[][] } {
+	const process = new Process('p0', world, store, profile);
+	const calls: string[][] = [];
+	process.shared.journal.use({
+		checkProcessedAndRecord: async (values: DeduplicationItemTypes[]) => {
+			calls.push(values.map(String));
+			return await store.checkProcessedAndRecord(profile, 'p0', values);
+		},
+		removeProcessed: async (values: DeduplicationItemTypes[]) => await store.removeProcessed(profile, 'p0', values),
+	});
+	return { process, calls };
+}
+
+describe('the journal over a slow store: its calls', () => {
+	it('1,000 new rows over calls of 0.5–0.7 s: every row created once, a batch\'s races in the same call as the next batch\'s claims, 16 calls at most', async () => {
+		for (const seed of [1, 2, 3]) {
+			const world = new World(seed);
+			const store = new Store(world);
+			world.store = store;
+			store.list = rows(1_000, 'x');
+			const { process, calls } = recorded(world, store, large(world));
+			// The store answered fast in the execution before (a small list): the first call shows it is slow.
+			process.shared.recentCallsMs.push(25);
+			const keys = rows(1_000);
+			const { firstCreation, end } = await world.run(execution(world, process, keys), 5_000_000);
+			const claimed = new Set(store.list.filter((value) => value.startsWith('claim:')));
+			const shared = calls.filter((values) => values.some((value) => value.startsWith('race:')) && values.some((value) => value.startsWith('claim:') && !values.includes(value.replace('claim:', 'race:'))));
+			expect({ seed, claims: claimed.size, sharedCalls: shared.length > 0, calls: calls.length <= 16 }).toEqual({ seed, claims: 1_000, sharedCalls: true, calls: true });
+			// Before (the races awaited before the next claims, every check in a call of its own): 23–26 calls, the run 38–40 s.
+			expect(end).toBeLessThan(35_000);
+			expect(firstCreation).toBeLessThan(5_000);
+		}
+	});
+
+	it('a creation that awaits a row already contested does not ask the rows still waiting for their batch (each partial batch costs three calls)', async () => {
+		const world = new World(7);
+		const store = new Store(world);
+		world.store = store;
+		store.list = [];
+		const { process, calls } = recorded(world, store, large(world));
+		// Slow calls already: rows prepared ahead wait for a batch of half the rows ahead.
+		process.shared.recentCallsMs.push(600);
+		const journal = process.shared.journal;
+		const visit = journal.begin();
+		const run = (async () => {
+			for (const key of rows(10)) journal.standing(key, visit, true).catch(() => undefined);
+			// Row r0's creation awaits it: the ten are asked now.
+			const first = journal.standing('r0', visit);
+			await new Promise<void>((resolve) => world.at(100, resolve));
+			for (const key of rows(10, 's')) journal.standing(key, visit, true).catch(() => undefined);
+			// r5 is contested already: awaiting it asks nothing more.
+			const answers = await Promise.all([first, journal.standing('r5', visit)]);
+			const claimCallsBeforeAnswer = calls.filter((values) => values.some((value) => value.startsWith('claim:s'))).length;
+			await journal.end(visit);
+			return { answers, claimCallsBeforeAnswer };
+		})();
+		expect(await world.run(run)).toEqual({ answers: ['mine', 'mine'], claimCallsBeforeAnswer: 0 });
+	});
+
+	it('a check whose call failed and was made again is not trusted: the row fails, it is never won on the token the failed attempt wrote', async () => {
+		// The third call (the check) writes, then fails: n8n's answer is lost, the write stays.
+		const { world, store, journal } = failingCheck(3, 'after', []);
+		// Another process's write dropped this process's race and token meanwhile: the true answer of the check is "not mine yet".
+		const visit = journal.begin();
+		const run = (async () => {
+			const answer = journal.standing('a', visit).then(
+				(standing) => standing,
+				(error: Error) => `failed: ${error.message}`,
+			);
+			await new Promise<void>((resolve) => world.at(200, resolve));
+			store.list = store.list!.filter((value) => !value.startsWith('race:') && !value.startsWith('own:'));
+			const standing = await answer;
+			await journal.end(visit);
+			return standing;
+		})();
+		const standing = await world.run(run);
+		expect(standing).toMatch(/^failed: A call to n8n's deduplication store failed/);
+	});
+});
+
+describe('the journal after Forget All Rows', () => {
+	it('its calls are timed afresh: the timings of the list it removed no longer make it wait long or ask in batches', async () => {
+		const world = new World(5);
+		const store = new Store(world);
+		world.store = store;
+		store.list = rows(10, 'x');
+		const process = new Process('p0', world, store, { toRead: () => 5, gap: () => 20, back: () => 5 });
+		const journal = process.shared.journal;
+		// The last calls were those of a list of 100,000 rows.
+		process.shared.recentCallsMs.push(650, 700, 620);
+		expect(journal.ahead).toBeGreaterThan(100);
+		await world.run(journal.clear());
+		expect({ ahead: journal.ahead, timings: process.shared.recentCallsMs.length }).toEqual({ ahead: 100, timings: 0 });
+	});
+});
