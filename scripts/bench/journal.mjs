@@ -37,9 +37,12 @@ const { values: opts } = parseArgs({
 		smoke: { type: 'boolean', default: false },
 		'no-build': { type: 'boolean', default: false },
 		trace: { type: 'boolean', default: false },
+		stop: { type: 'string', default: '0' },
 	},
 });
 const REMEMBERED = opts.smoke ? 5_000 : Number(opts.remembered);
+/** --stop N: Stop Execution once N rows are created, then the same rows again (instead of the timed runs). */
+const STOP = Number(opts.stop);
 const ROWS = opts.smoke ? 100 : Number(opts.rows);
 const RUNS = opts.smoke ? 1 : Math.max(1, Number(opts.runs));
 const log = (m) => console.log(m);
@@ -102,6 +105,47 @@ function journalSize(pg, workflowId) {
 }
 
 const secs = (ms) => (ms / 1000).toFixed(1);
+
+/**
+ * --stop N: one execution of --rows new rows, stopped (as the editor's Stop button does) once N of
+ * them are created; how long n8n took to end it, the creations in flight then; then the same rows
+ * again: created, refused, duplicates. Issue 46: refused ≤ the creations in flight at the stop.
+ */
+async function stopThenRerun(stack, sandbox, workflowId, kind, run) {
+	const tag = `journal-stop-${kind}-${run}-${Date.now().toString(36)}`;
+	const mine = (r) => r.method === 'POST' && r.path === '/gin/v1/company/candidate' && String(r.body?.email ?? '').includes(`.${tag}.`);
+	const created = () => sandbox.candidates(SANDBOX_LOGIN.companyId).filter((c) => String(c.email).includes(`.${tag}.`)).length;
+	const from = sandbox.requests.length;
+	let stop;
+	const first = await trigger({
+		n8nUrl: stack.main.url,
+		rest: stack.rest,
+		workflowId,
+		run: tag,
+		batches: [0],
+		rows: ROWS,
+		parallel: true,
+		timeoutMs: 900_000,
+		onWaiting: async (fresh) => {
+			if (stop || fresh.length === 0 || created() < STOP) return;
+			const unanswered = sandbox.requests.slice(from).filter((r) => mine(r) && r.status === 0).length;
+			stop = { at: Date.now(), createdAtStop: created(), inFlight: unanswered };
+			await stack.rest.post(`/executions/${fresh[0].id}/stop`);
+		},
+	});
+	const e = first.executions[0];
+	const endedMs = stop && e?.stoppedAt ? new Date(e.stoppedAt).getTime() - stop.at : NaN;
+	const sentByStopped = sandbox.requests.slice(from).filter(mine).length;
+	const again = await trigger({ n8nUrl: stack.main.url, rest: stack.rest, workflowId, run: tag, batches: [0], rows: ROWS, parallel: false, timeoutMs: 900_000 });
+	const tally = outcomes(again.executions);
+	const emails = sandbox.candidates(SANDBOX_LOGIN.companyId).map((c) => String(c.email)).filter((m) => m.includes(`.${tag}.`));
+	const duplicates = emails.length - new Set(emails).size;
+	const ok = stop !== undefined && duplicates === 0 && new Set(emails).size + tally.refused === ROWS && tally.refused <= Math.max(stop.inFlight, 0) + (tally.failed ?? 0);
+	const line = { kind, run: run + 1, stopAtCreated: stop?.createdAtStop, inFlightAtStop: stop?.inFlight, stopToEndS: endedMs / 1000, status: e?.status, sentByStopped, rerun: tally, rerunS: again.wallMs / 1000, candidates: new Set(emails).size, duplicates };
+	results.push(line);
+	log(`[journal] stop ${kind} run ${run + 1}: stopped after ${stop?.createdAtStop} created (${stop?.inFlight} creations in flight), the execution ended ${secs(endedMs)}s after the stop (${e?.status}); ${sentByStopped} creations sent by it; the same rows again in ${secs(again.wallMs)}s: ${JSON.stringify(tally)}; ${new Set(emails).size} candidates, ${duplicates} duplicates${ok ? '' : ' — CHECK FAILED'}`);
+	return ok;
+}
 
 /**
  * --trace: the journal's calls of the run (PostgreSQL's log: each read and write of the
@@ -175,7 +219,13 @@ try {
 	const seed = rememberedRows(REMEMBERED);
 	log(`[journal] rows prepared in ${secs(Date.now() - t)}s`);
 
-	for (let run = 0; run < RUNS; run++) {
+	for (let run = 0; run < RUNS && STOP > 0; run++) {
+		for (const kind of ['empty', 'full']) {
+			fill(stack.pg, workflow.id, nodeId, kind === 'full' ? seed : null);
+			if (!(await stopThenRerun(stack, sandbox, workflow.id, kind, run))) failed = true;
+		}
+	}
+	for (let run = 0; run < RUNS && STOP === 0; run++) {
 		for (const kind of ['empty', 'full']) {
 			fill(stack.pg, workflow.id, nodeId, kind === 'full' ? seed : null);
 			const before = journalSize(stack.pg, workflow.id);
@@ -212,6 +262,6 @@ const range = (kind) => {
 	return ms.length ? [Math.min(...ms), Math.max(...ms)] : [0, 0];
 };
 const [e, f] = [range('empty'), range('full')];
-log(`\n[journal] ${ROWS} new rows: empty memory ${secs(e[0])}–${secs(e[1])}s, ${REMEMBERED} remembered ${secs(f[0])}–${secs(f[1])}s (ratio of means ${((f[0] + f[1]) / (e[0] + e[1] || 1)).toFixed(2)}); ${failed ? 'FAILED' : 'every row created once, none refused'}`);
+if (STOP === 0) log(`\n[journal] ${ROWS} new rows: empty memory ${secs(e[0])}–${secs(e[1])}s, ${REMEMBERED} remembered ${secs(f[0])}–${secs(f[1])}s (ratio of means ${((f[0] + f[1]) / (e[0] + e[1] || 1)).toFixed(2)}); ${failed ? 'FAILED' : 'every row created once, none refused'}`);
 log(`JOURNAL ${JSON.stringify({ remembered: REMEMBERED, rows: ROWS, results })}`);
 process.exitCode = failed ? 1 : 0;
