@@ -147,3 +147,31 @@ describe('the journal after Forget All Rows', () => {
 		expect({ ahead: journal.ahead, timings: process.shared.recentCallsMs.length }).toEqual({ ahead: 100, timings: 0 });
 	});
 });
+
+describe('a row released while another execution of the process asks it', () => {
+	// A guard (it passed before this change too): the re-run's claim call waits in the process's line of store calls
+	// (`inTurn`) behind the stopped run's removal, so it never finds the claim being taken off.
+	it('an execution that starts while a stopped one takes its unsent claims off waits for that, and creates the row (it is not "known")', async () => {
+		const world = new World(9);
+		const store = new Store(world);
+		world.store = store;
+		store.list = [];
+		// A large list: the removal is a call of 0.5–0.7 s.
+		const { process } = recorded(world, store, large(world));
+		const journal = process.shared.journal;
+		const run = (async () => {
+			// The stopped run: rows prepared ahead, won, never sent; its end takes their claims off.
+			const stopped = journal.begin();
+			const answers = await Promise.all(['a', 'b'].map(async (key) => await journal.standing(key, stopped)));
+			const ending = journal.end(stopped);
+			// The re-run starts at once (n8n shows the stopped run as ended before its end is through).
+			await new Promise<void>((resolve) => world.at(1, resolve));
+			const rerun = journal.begin();
+			const again = await Promise.all(['a', 'b'].map(async (key) => await journal.standing(key, rerun)));
+			await ending;
+			await journal.end(rerun);
+			return { answers, again };
+		})();
+		expect(await world.run(run)).toEqual({ answers: ['mine', 'mine'], again: ['mine', 'mine'] });
+	});
+});
