@@ -288,6 +288,11 @@ export interface Decision {
  * time, as the router's concurrency), keeps the rows it won (their candidates were created), then
  * ends its visit of the journal. Stops where the process is killed.
  */
+/** Notes what the process's journal decided of a row its execution claimed (`mine`: the claim's answer). */
+export function decided(process: Process, key: string, mine: boolean, decisions: Decision[]): void {
+	decisions.push({ process: process.name, key, standing: process.shared.journal.answered(key) ?? (mine ? 'mine' : 'taken'), at: process.world.now });
+}
+
 export async function execution(process: Process, keys: string[], decisions: Decision[], inFlight = 4): Promise<void> {
 	await Promise.race([process.killed, run(process, keys, decisions, inFlight)]);
 }
@@ -302,12 +307,7 @@ async function run(process: Process, keys: string[], decisions: Decision[], inFl
 				const key = keys[next++];
 				const mine = await journal.claim(key, visit);
 				if (process.dead) return;
-				decisions.push({
-					process: process.name,
-					key,
-					standing: journal.answered(key) ?? (mine ? 'mine' : 'taken'),
-					at: process.world.now,
-				});
+				decided(process, key, mine, decisions);
 				// The candidate is created (no store call), then remembered.
 				if (mine) journal.keep(key, visit);
 			}

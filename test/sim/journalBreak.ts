@@ -7,7 +7,7 @@
 import type { DeduplicationItemTypes } from 'n8n-workflow';
 
 import type { Decision, Profile } from './claims';
-import { Process, Store, World } from './claims';
+import { decided, Process, Store, World } from './claims';
 
 /** Calls of `low`–`high` ms in all, with less than 1 s between read and write (the timing assumption holds). */
 export const slow = (world: World, low: number, high: number): Profile => {
@@ -45,6 +45,15 @@ export async function lookaheadExecution(
 	await Promise.race([process.killed, runIt(process, keys, decisions, options)]);
 }
 
+/** A store error of one row or of the end: counted by `failed` (`quiet`: not counted, as a release after a refusal), else thrown. */
+const failedOr =
+	(options: ExecutionOptions, quiet: boolean) =>
+	(error: unknown): undefined => {
+		if (!options.failed) throw error;
+		if (!quiet) options.failed();
+		return undefined;
+	};
+
 async function runIt(
 	process: Process,
 	keys: string[],
@@ -67,32 +76,20 @@ async function runIt(
 				const index = next++;
 				prepare(index + window());
 				const key = keys[index];
-				let mine: boolean;
-				if (!options.failed) mine = await journal.claim(key, visit);
-				else {
-					try {
-						mine = await journal.claim(key, visit);
-					} catch {
-						options.failed();
-						continue;
-					}
-				}
+				// With `failed`, a row whose store call fails fails alone (as the router fails one item); without, the run fails.
+				const mine = await journal.claim(key, visit).catch(failedOr(options, false));
+				if (mine === undefined) continue;
 				if (process.dead) return;
-				decisions.push({
-					process: process.name,
-					key,
-					standing: journal.answered(key) ?? (mine ? 'mine' : 'taken'),
-					at: process.world.now,
-				});
+				decided(process, key, mine, decisions);
 				if (!mine) continue;
 				// The creation (a while at the service), then remembered; refused by the service: released.
 				const created = options.send ? await options.send(key) : true;
 				if (created) journal.keep(key, visit);
-				else await (options.failed ? journal.release([key]).catch(() => undefined) : journal.release([key]));
+				else await journal.release([key]).catch(failedOr(options, true));
 			}
 		}),
 	);
-	if (!process.dead) await (options.failed ? journal.end(visit).catch(() => options.failed?.()) : journal.end(visit));
+	if (!process.dead) await journal.end(visit).catch(failedOr(options, false));
 }
 
 /** The entries of the store's list that start with `prefix`. */
