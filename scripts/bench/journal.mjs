@@ -6,7 +6,8 @@
 //   3. "full": the node's journal (n8n's deduplication store, one `processed_data` row) and its
 //      static data filled with --remembered rows, each with the entries a row that went through
 //      leaves (memory/marks.ts), then one execution of --rows other new rows;
-//   4. the two alternate --runs times, each on a fresh journal (cleared or filled again).
+//   4. the two alternate --runs times, each on a fresh journal (cleared or filled again), each in its
+//      own copy of the workflow (`installPair`: a node keeps its call times in the worker).
 // Reports per run: wall time of the execution, rows created, refused as "too slow to be sure" or
 // otherwise, the journal's entries and size. Checks (exits 1 otherwise): every row created once,
 // none refused. The ratio full ÷ empty is printed; the target (within 1.2) is stated in
@@ -26,7 +27,7 @@ import { nodeOutput } from '../n8n/server.mjs';
 import { build, packPackage } from '../n8n/stack.mjs';
 import { ensureSystemPackages, postgresBinDir } from '../queue/services.mjs';
 import { setCredential, startQueueStack } from '../queue/stacks.mjs';
-import { installSyncWorkflow, outcomes, syncWorkflow, trigger } from '../queue/sync.mjs';
+import { installSyncWorkflow, outcomes, SYNC_PATH, syncWorkflow, trigger } from '../queue/sync.mjs';
 
 const { values: opts } = parseArgs({
 	options: {
@@ -111,7 +112,7 @@ const secs = (ms) => (ms / 1000).toFixed(1);
  * them are created; how long n8n took to end it, the creations in flight then; then the same rows
  * again: created, refused, duplicates. Issue 46: refused ≤ the creations in flight at the stop.
  */
-async function stopThenRerun(stack, sandbox, workflowId, kind, run) {
+async function stopThenRerun(stack, sandbox, { id: workflowId, path }, kind, run) {
 	const tag = `journal-stop-${kind}-${run}-${Date.now().toString(36)}`;
 	const mine = (r) => r.method === 'POST' && r.path === '/gin/v1/company/candidate' && String(r.body?.email ?? '').includes(`.${tag}.`);
 	const created = () => sandbox.candidates(SANDBOX_LOGIN.companyId).filter((c) => String(c.email).includes(`.${tag}.`)).length;
@@ -121,6 +122,7 @@ async function stopThenRerun(stack, sandbox, workflowId, kind, run) {
 		n8nUrl: stack.main.url,
 		rest: stack.rest,
 		workflowId,
+		path,
 		run: tag,
 		batches: [0],
 		rows: ROWS,
@@ -136,7 +138,7 @@ async function stopThenRerun(stack, sandbox, workflowId, kind, run) {
 	const e = first.executions[0];
 	const endedMs = stop && e?.stoppedAt ? new Date(e.stoppedAt).getTime() - stop.at : NaN;
 	const sentByStopped = sandbox.requests.slice(from).filter(mine).length;
-	const again = await trigger({ n8nUrl: stack.main.url, rest: stack.rest, workflowId, run: tag, batches: [0], rows: ROWS, parallel: false, timeoutMs: 900_000 });
+	const again = await trigger({ n8nUrl: stack.main.url, rest: stack.rest, workflowId, path, run: tag, batches: [0], rows: ROWS, parallel: false, timeoutMs: 900_000 });
 	const tally = outcomes(again.executions);
 	const emails = sandbox.candidates(SANDBOX_LOGIN.companyId).map((c) => String(c.email)).filter((m) => m.includes(`.${tag}.`));
 	const duplicates = emails.length - new Set(emails).size;
@@ -211,6 +213,23 @@ function trace(pg, started, stopped, sent) {
 	log(`[journal]   pauses between requests (at+s): ${gaps.join(', ')} (in all ${secs(sent.slice(1).reduce((sum, r, i) => sum + (r.at - sent[i].at >= 300 ? r.at - sent[i].at : 0), 0))}s)`);
 }
 let failed = false;
+/**
+ * The sync workflow twice: the empty runs go to one copy, the full runs to the other. Each node keeps
+ * its own memory in the worker, the times of its store calls included (they size its waits and how
+ * far it asks ahead: journal.ts), as a node whose journal stays empty or stays large would; one copy
+ * for both made every empty run after a full one wait as if its list were large.
+ */
+async function installPair(rest) {
+	const empty = await installSyncWorkflow(rest);
+	const copy = syncWorkflow();
+	const webhook = copy.nodes.find((n) => n.type === 'n8n-nodes-base.webhook');
+	const path = `${SYNC_PATH}-full`;
+	Object.assign(webhook, { webhookId: randomUUID(), parameters: { ...webhook.parameters, path } });
+	const full = await rest.importWorkflow({ ...copy, name: `${copy.name} (full journal)` });
+	await rest.activateWorkflow(full.id);
+	return { empty: { id: empty.id, path: SYNC_PATH }, full: { id: full.id, path } };
+}
+
 const results = [];
 try {
 	await ensureSystemPackages({ log });
@@ -224,7 +243,7 @@ try {
 	await setCredential(stack, sandbox.url, '');
 	// --trace: PostgreSQL logs every statement with its time (ms), to tell the journal's calls apart
 	if (opts.trace) psql(stack.pg, `ALTER SYSTEM SET log_min_duration_statement = 0; ALTER SYSTEM SET log_line_prefix = '%m %p '; ALTER SYSTEM SET log_parameter_max_length = 0; SELECT pg_reload_conf();`);
-	const workflow = await installSyncWorkflow(stack.rest);
+	const workflows = await installPair(stack.rest);
 	const nodeId = syncWorkflow().nodes.find((n) => n.type.endsWith('.recruiting')).id;
 	log(`[journal] ${REMEMBERED} remembered rows (${REMEMBERED * 4} journal entries) against an empty memory, runs of ${ROWS} new rows, ${RUNS} each`);
 	const t = Date.now();
@@ -233,16 +252,17 @@ try {
 
 	for (let run = 0; run < RUNS && STOP > 0; run++) {
 		for (const kind of ['empty', 'full']) {
-			fill(stack.pg, workflow.id, nodeId, kind === 'full' ? seed : null);
-			if (!(await stopThenRerun(stack, sandbox, workflow.id, kind, run))) failed = true;
+			fill(stack.pg, workflows[kind].id, nodeId, kind === 'full' ? seed : null);
+			if (!(await stopThenRerun(stack, sandbox, workflows[kind], kind, run))) failed = true;
 		}
 	}
 	for (let run = 0; run < RUNS && STOP === 0; run++) {
 		for (const kind of ['empty', 'full']) {
+			const workflow = workflows[kind];
 			fill(stack.pg, workflow.id, nodeId, kind === 'full' ? seed : null);
 			const before = journalSize(stack.pg, workflow.id);
 			const tag = `journal-${kind}-${run}-${Date.now().toString(36)}`;
-			const { executions, wallMs } = await trigger({ n8nUrl: stack.main.url, rest: stack.rest, workflowId: workflow.id, run: tag, batches: [0], rows: ROWS, parallel: false, timeoutMs: 900_000 });
+			const { executions, wallMs } = await trigger({ n8nUrl: stack.main.url, rest: stack.rest, workflowId: workflow.id, path: workflow.path, run: tag, batches: [0], rows: ROWS, parallel: false, timeoutMs: 900_000 });
 			const e = executions[0];
 			const tally = outcomes(executions);
 			const ran = e?.startedAt && e?.stoppedAt ? new Date(e.stoppedAt) - new Date(e.startedAt) : wallMs;

@@ -125,6 +125,9 @@ export class StoreCalls {
 		return await this.recordTogether(values);
 	}
 
+	/** Called as a call takes what is in line: values that may go now join it (contest.ts: rows waiting for their batch). */
+	beforeCall?: () => void;
+
 	private queued: Array<{ values: string[]; lazy: boolean; resolve: (there: Set<string>) => void; reject: (error: unknown) => void }> = [];
 
 	private draining = false;
@@ -170,6 +173,7 @@ export class StoreCalls {
 				const start = Math.max(clock.now(), this.lastEnd + this.longestMs);
 				const soon = Math.max(0, ...[...this.due].filter((at) => at - start <= this.longestMs).map((at) => at - clock.now()));
 				if (soon > 0) await clock.sleep(soon + 1);
+				this.beforeCall?.();
 				const batch = this.queued.splice(0);
 				if (this.queued.length === 0) this.hurried = false;
 				const values = [...new Set(batch.flatMap((asked) => asked.values))];
