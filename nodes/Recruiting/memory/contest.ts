@@ -169,6 +169,30 @@ export class Contest {
 		await this.store.remove(values);
 	}
 
+	/** Rows whose claims this process is taking off, until that removal has landed (`takeOff`). */
+	private readonly releasing = new Map<string, Promise<unknown>>();
+
+	/**
+	 * Takes rows' claims off (with `values`, in calls of `REMOVE_CHUNK`): until the last of those calls has landed, the
+	 * rows are not asked again. A claim call of this process between two removal calls would find a claim still there
+	 * and call the row known: a re-run right after a stopped run then refused rows nobody sent (test/unit/rideAlongBreak.test.ts).
+	 */
+	protected async takeOff(keys: string[], values: string[]): Promise<void> {
+		const removal = this.remove(values);
+		const landed = removal.catch(() => undefined);
+		for (const key of keys) this.releasing.set(key, landed);
+		try {
+			await removal;
+		} finally {
+			for (const key of keys) if (this.releasing.get(key) === landed) this.releasing.delete(key);
+		}
+	}
+
+	/** Waits until no removal of this row's claim by this process is under way (`takeOff`). */
+	protected async released(key: string): Promise<void> {
+		for (let removal = this.releasing.get(key); removal !== undefined && !this.rows.has(key); removal = this.releasing.get(key)) await removal;
+	}
+
 	protected ask(key: string, before: Row | undefined, enter: (row: Row) => Promise<Standing> = () => new Promise<Standing>((resolve, reject) => this.waiting.push({ key, resolve, reject }))): Row {
 		const row: Row = { answer: Promise.resolve('taken'), at: this.now, users: before?.users ?? new Set(), sent: false, kept: false, unknown: false, own: before?.own ?? new Set() };
 		this.rows.set(key, row);

@@ -86,6 +86,7 @@ export class Journal extends Contest {
 	 */
 	async standing(key: string, visit: number, ahead = false): Promise<Standing> {
 		if (!this.available) return 'mine';
+		await this.released(key);
 		let row = this.rows.get(key);
 		if (!row || (row.settled !== undefined && row.settled !== 'mine' && this.now - row.at > ANSWER_MS)) {
 			if (this.dropped !== true) this.dropped.delete(key);
@@ -210,7 +211,7 @@ export class Journal extends Contest {
 			row.users.delete(visit);
 			if (row.users.size > 0 || this.rows.get(key) !== row) continue;
 			this.rows.delete(key);
-			if (row.settled === 'mine' && !row.sent && !row.kept) released.push(claimOf(key), raceOf(key));
+			if (row.settled === 'mine' && !row.sent && !row.kept) released.push(key);
 			for (const token of row.own) leaving.add(token);
 		}
 		for (const token of this.loose) leaving.add(token);
@@ -219,7 +220,7 @@ export class Journal extends Contest {
 		for (const row of this.rows.values()) for (const token of row.own) if (leaving.delete(token)) this.loose.add(token);
 		// The wait of the check below runs from here (this process's last write of what it checks), while the rest is taken off.
 		const waited = this.timing.clock.sleep(this.waitMs);
-		await this.remove([...released, ...leaving]);
+		await this.takeOff(released, [...released.flatMap((key) => [claimOf(key), raceOf(key)]), ...leaving]);
 		const removed = this.timing.clock.sleep(this.waitMs);
 		// The rows this visit created or remembered, and every content mark this process wrote meanwhile (a write that read before it may drop it).
 		const contents = [...this.contents];
@@ -263,7 +264,7 @@ export class Journal extends Contest {
 			this.rows.delete(key);
 			for (const rows of this.visits.values()) rows.delete(key);
 		}
-		await this.remove(entries);
+		await this.takeOff(keys, entries);
 	}
 
 	/** Forgets a row: removes its claim (and the contents given); says whether there was one. */
