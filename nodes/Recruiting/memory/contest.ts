@@ -169,34 +169,26 @@ export class Contest {
 		await this.store.remove(values);
 	}
 
-	/** Rows whose claims this process is taking off, until that removal has landed (`takeOff`). */
-	private readonly releasing = new Map<string, Promise<unknown>>();
+	/** Takes rows' claims and races off (then `extra`): each row is asked again only once its own removal call has landed (storeCalls.ts `removeKeys`). */
+	protected async takeOff(keys: string[], extra: string[] = []): Promise<void> {
+		await this.store.removeKeys(keys.map((key) => [key, [claimOf(key), raceOf(key)]]), extra);
+	}
 
 	/**
-	 * Takes rows' claims off (with `values`, in calls of `REMOVE_CHUNK`): until the last of those calls has landed, the
-	 * rows are not asked again. A claim call of this process between two removal calls would find a claim still there
-	 * and call the row known: a re-run right after a stopped run then refused rows nobody sent (test/unit/rideAlongBreak.test.ts).
+	 * A row asked: it waits in line for its batch. While this process takes its claim off (the end of a visit that won it
+	 * and never sent it), it is in `rows` at once (the visits asking it count as its users: an end sees them) and waits in
+	 * line once that removal has landed (storeCalls.ts `removeKeys`).
 	 */
-	protected async takeOff(keys: string[], values: string[]): Promise<void> {
-		const removal = this.remove(values);
-		const landed = removal.catch(() => undefined);
-		for (const key of keys) this.releasing.set(key, landed);
-		try {
-			await removal;
-		} finally {
-			for (const key of keys) if (this.releasing.get(key) === landed) this.releasing.delete(key);
-		}
-	}
-
-	/** Waits until no removal of this row's claim by this process is under way (`takeOff`). */
-	protected async released(key: string): Promise<void> {
-		for (let removal = this.releasing.get(key); removal !== undefined && !this.rows.has(key); removal = this.releasing.get(key)) await removal;
-	}
-
-	protected ask(key: string, before: Row | undefined, enter: (row: Row) => Promise<Standing> = () => new Promise<Standing>((resolve, reject) => this.waiting.push({ key, resolve, reject }))): Row {
+	protected ask(key: string, before: Row | undefined): Row {
 		const row: Row = { answer: Promise.resolve('taken'), at: this.now, users: before?.users ?? new Set(), sent: false, kept: false, unknown: false, own: before?.own ?? new Set() };
 		this.rows.set(key, row);
-		row.answer = enter(row);
+		const enter = async () => await new Promise<Standing>((resolve, reject) => this.waiting.push({ key, resolve, reject }));
+		const removal = this.store.removal(key);
+		row.answer = removal?.then(async () => {
+			const answer = enter();
+			this.hurry();
+			return await answer;
+		}) ?? enter();
 		row.answer.then(
 			(standing) => {
 				[row.settled, row.at] = [standing, this.now];

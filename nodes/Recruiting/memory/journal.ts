@@ -86,7 +86,6 @@ export class Journal extends Contest {
 	 */
 	async standing(key: string, visit: number, ahead = false): Promise<Standing> {
 		if (!this.available) return 'mine';
-		await this.released(key);
 		let row = this.rows.get(key);
 		if (!row || (row.settled !== undefined && row.settled !== 'mine' && this.now - row.at > ANSWER_MS)) {
 			if (this.dropped !== true) this.dropped.delete(key);
@@ -220,7 +219,7 @@ export class Journal extends Contest {
 		for (const row of this.rows.values()) for (const token of row.own) if (leaving.delete(token)) this.loose.add(token);
 		// The wait of the check below runs from here (this process's last write of what it checks), while the rest is taken off.
 		const waited = this.timing.clock.sleep(this.waitMs);
-		await this.takeOff(released, [...released.flatMap((key) => [claimOf(key), raceOf(key)]), ...leaving]);
+		await this.takeOff(released, [...leaving]);
 		const removed = this.timing.clock.sleep(this.waitMs);
 		// The rows this visit created or remembered, and every content mark this process wrote meanwhile (a write that read before it may drop it).
 		const contents = [...this.contents];
@@ -258,13 +257,12 @@ export class Journal extends Contest {
 
 	/** After a creation the service refused (nothing exists): the row may be created again, by any execution (its batch's token stays for the others of the batch: it leaves at the end). */
 	async release(keys: string[]): Promise<void> {
-		const entries = keys.flatMap((key) => [claimOf(key), raceOf(key)]);
 		for (const key of keys) {
 			for (const token of this.rows.get(key)?.own ?? []) this.loose.add(token);
 			this.rows.delete(key);
 			for (const rows of this.visits.values()) rows.delete(key);
 		}
-		await this.takeOff(keys, entries);
+		await this.takeOff(keys);
 	}
 
 	/** Forgets a row: removes its claim (and the contents given); says whether there was one. */
