@@ -620,16 +620,18 @@ describe("takeOff: what the guard costs a re-run right after Stop at size", () =
 
   // A guard (passes on ee3d702, fails on ee3d702^: 255–453 rows refused by the re-run). The times printed are the cost.
   it("1,000 rows, stopped at 5 s, the same rows again 0.1–9 s later: every row the stopped run did not create is created", async () => {
-    const results: Array<{ seed: number; after: number; created: number }> = [];
+    const results: Array<{ seed: number; after: number; created: number; late: boolean }> = [];
     for (const [seed, after] of [[1, 100], [1, 3_000], [1, 5_000], [1, 7_000], [1, 9_000], [2, 5_000], [2, 8_000]]) {
       const { stopped, rerun } = await stopAtSize(seed, after);
       print(
         `seed ${seed}, re-run ${after} ms after the stop: stopped run created ${stopped.created}, prepared ${stopped.prepared}, its end took ${(stopped.ending / 1000).toFixed(1)} s; ` +
           `re-run: first creation after ${(rerun.firstCreation / 1000).toFixed(1)} s, created ${rerun.created}, refused ${rerun.refused}, took ${(rerun.took / 1000).toFixed(1)} s`,
       );
-      results.push({ seed, after, created: stopped.created + rerun.created });
+      results.push({ seed, after, created: stopped.created + rerun.created, late: rerun.firstCreation > 6_000 });
     }
-    expect(results.filter((result) => result.created !== 1_000)).toEqual([]);
+    // Every row created; the re-run's first creation within 6 s (0.0–4.8 s since the end takes the last rows off first and
+    // a re-run takes back the rows whose removal call has not started; 10.1–11.2 s before, 36–42 s on ee3d702).
+    expect(results.filter((result) => result.created !== 1_000 || result.late)).toEqual([]);
   }, 60_000);
 });
 
@@ -709,8 +711,11 @@ describe("takeOff: around one removal, by hand", () => {
       await journal.end(v2);
       return { standing, released, at };
     });
-    expect({ standing: outcome.result.standing, after: outcome.result.at >= outcome.result.released, releasing: outcome.releasing }).toEqual({
-      standing: "mine",
+    // 'known' when the standing's claim call lands between the forget's own ask (which writes the claim) and its removal:
+    // a Forget of a row while a sync of it runs is the documented limit (docs/sync-memory.md, "Forget during a claim").
+    // Since the end takes the last rows off first (journal.ts), r35 is in its first removal call, and this order occurs.
+    expect({ standing: ["mine", "known"].includes(outcome.result.standing), after: outcome.result.at >= outcome.result.released, releasing: outcome.releasing }).toEqual({
+      standing: true,
       after: true,
       releasing: 0,
     });
@@ -730,7 +735,7 @@ describe("takeOff: around one removal, by hand", () => {
     expect({ mine: outcome.result.filter((s) => s === "mine").length, releasing: outcome.releasing, waiting: outcome.waiting }).toEqual({ mine: 40, releasing: 0, waiting: 0 });
   });
 
-  it("the same row asked 200 times by 20 executions while the end takes it off: one ask, every answer 'mine'", async () => {
+  it("the same row asked 200 times by 20 executions while the end takes it off: one ask (or none: taken back before its removal call), every answer 'mine'", async () => {
     let calls = 0;
     const outcome = await aroundRemoval(async (journal, world) => {
       const helpers = insides(journal) as unknown as { store: { helpers: { checkProcessedAndRecord: (values: DeduplicationItemTypes[]) => Promise<unknown> } } };
@@ -749,7 +754,7 @@ describe("takeOff: around one removal, by hand", () => {
       for (const visit of visits) await journal.end(visit);
       return answers;
     });
-    expect({ answers: new Set(outcome.result), claimCalls: calls, releasing: outcome.releasing }).toEqual({ answers: new Set(["mine"]), claimCalls: 2, releasing: 0 });
+    expect({ answers: new Set(outcome.result), atMostOneAsk: calls <= 2, releasing: outcome.releasing }).toEqual({ answers: new Set(["mine"]), atMostOneAsk: true, releasing: 0 });
   });
 
   // (The standing may slip in between two forgets and win the row, whose claim the next forget then takes off: the

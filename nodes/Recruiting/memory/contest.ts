@@ -183,12 +183,14 @@ export class Contest {
 		const row: Row = { answer: Promise.resolve('taken'), at: this.now, users: before?.users ?? new Set(), sent: false, kept: false, unknown: false, own: before?.own ?? new Set() };
 		this.rows.set(key, row);
 		const enter = async () => await new Promise<Standing>((resolve, reject) => this.waiting.push({ key, resolve, reject }));
-		const removal = this.store.removal(key);
-		row.answer = removal?.then(async () => {
+		// Its claim and race, this process's own win, still on the list (their removal call has not started): its own again.
+		const removal = this.store.withhold(key) ? Promise.resolve<Standing>('mine') : this.store.removal(key);
+		row.answer = removal === undefined ? enter() : removal.then(async (won) => {
+			if (won === 'mine') return won;
 			const answer = enter();
 			this.hurry();
 			return await answer;
-		}) ?? enter();
+		});
 		row.answer.then(
 			(standing) => {
 				[row.settled, row.at] = [standing, this.now];

@@ -219,7 +219,8 @@ export class Journal extends Contest {
 		for (const row of this.rows.values()) for (const token of row.own) if (leaving.delete(token)) this.loose.add(token);
 		// The wait of the check below runs from here (this process's last write of what it checks), while the rest is taken off.
 		const waited = this.timing.clock.sleep(this.waitMs);
-		await this.takeOff(released, [...leaving]);
+		// The last rows first: a re-run takes the first back before their call (storeCalls.ts `withhold`), and asks the rest later.
+		await this.takeOff(released.reverse(), [...leaving]);
 		const removed = this.timing.clock.sleep(this.waitMs);
 		// The rows this visit created or remembered, and every content mark this process wrote meanwhile (a write that read before it may drop it).
 		const contents = [...this.contents];

@@ -198,44 +198,64 @@ export class StoreCalls {
 	 * Takes values off, `REMOVE_CHUNK` per call: n8n looks each one up with a pass over the whole list
 	 * between its read and its write, and a call that long drops what other processes wrote meanwhile.
 	 */
-	async remove(values: string[], landed?: (call: number) => void): Promise<void> {
+	async remove(values: string[]): Promise<void> {
 		if (typeof this.helpers.removeProcessed !== 'function') return;
-		for (let at = 0; at < values.length; at += REMOVE_CHUNK) {
-			await this.call(async () => await this.helpers.removeProcessed!(values.slice(at, at + REMOVE_CHUNK), 'node', OPTIONS));
-			landed?.(at / REMOVE_CHUNK);
-		}
+		for (let at = 0; at < values.length; at += REMOVE_CHUNK) await this.call(async () => await this.helpers.removeProcessed!(values.slice(at, at + REMOVE_CHUNK), 'node', OPTIONS));
 	}
 
 	/** Keys whose values this process is taking off (`removeKeys`), until the call that takes them off has landed. */
 	private readonly releasing = new Map<string, Promise<void>>();
 
+	/** Keys whose values wait for their removal call (`withhold` takes them back). */
+	private readonly unsent = new Map<string, () => void>();
+
 	/**
-	 * Takes each key's values off, then `extra`; until the call that takes a key's values off has landed, `released(key)`
-	 * waits. A claim call of this process between two removal calls would find a claim still there and call the row
-	 * known (a re-run right after a stopped run refused rows nobody sent: test/unit/rideAlongBreak.test.ts). Each key
-	 * waits for its own call, not the whole removal: a stopped run's 700 rows take 28 calls on a large list.
+	 * Takes each key's values off (`REMOVE_CHUNK` values a call), then `extra`; until the call that takes a key's values
+	 * off has landed, `removal(key)` says so. A claim call of this process between two removal calls would find a claim
+	 * still there and call the row known (a re-run right after a stopped run refused rows nobody sent:
+	 * test/unit/rideAlongBreak.test.ts). Each key waits for its own call, not the whole removal (a stopped run's 700 rows
+	 * take 28 calls on a large list), and a key whose call has not started can be taken back (`withhold`).
 	 */
 	async removeKeys(keys: Array<[string, string[]]>, extra: string[] = []): Promise<void> {
-		const values: string[] = [];
-		const lands = new Map<number, Array<() => void>>();
-		for (const [key, own] of keys) {
-			values.push(...own);
-			const call = Math.floor((values.length - 1) / REMOVE_CHUNK);
+		const lands: Array<[string, string[], () => void]> = [];
+		for (const [key, values] of keys) {
 			let land = (): void => undefined;
 			const landed: Promise<void> = new Promise<void>((resolve) => {
 				land = () => {
 					if (this.releasing.get(key) === landed) this.releasing.delete(key);
+					if (this.unsent.get(key) === land) this.unsent.delete(key);
 					resolve();
 				};
 			});
 			this.releasing.set(key, landed);
-			lands.set(call, [...(lands.get(call) ?? []), land]);
+			this.unsent.set(key, land);
+			lands.push([key, values, land]);
 		}
 		try {
-			await this.remove([...values, ...extra], (call) => lands.get(call)?.forEach((land) => land()));
+			for (let at = 0; at < lands.length; ) {
+				const call: Array<() => void> = [];
+				const values: string[] = [];
+				for (; at < lands.length && values.length < REMOVE_CHUNK; at++) {
+					const [key, own, land] = lands[at];
+					if (this.unsent.get(key) !== land) continue;
+					this.unsent.delete(key);
+					values.push(...own);
+					call.push(land);
+				}
+				if (values.length > 0) await this.remove(values);
+				for (const land of call) land();
+			}
+			await this.remove(extra);
 		} finally {
-			for (const group of lands.values()) for (const land of group) land();
+			for (const [, , land] of lands) land();
 		}
+	}
+
+	/** Takes a key's values back from a removal whose call for them has not started (true): they stay on the list. */
+	withhold(key: string): boolean {
+		const land = this.unsent.get(key);
+		land?.();
+		return land !== undefined;
 	}
 
 	/** When no removal of the key's values by this process is under way any more (undefined: none is now; `removeKeys`). */
