@@ -18,6 +18,12 @@ export const rows = (count: number, tag = 'r') => Array.from({ length: count }, 
 
 export const fast = (world: World) => profile(world, 1);
 
+/** Calls of 0.5–0.7 s, nearly all between read and write: a list of 100,000 remembered rows (n8n parses, looks up and rewrites it in the worker). */
+export const largeList = (world: World): Profile => ({ toRead: () => 20, gap: () => 450 + 200 * world.random(), back: () => 20 });
+
+/** Uniform in [low, high), from the world's seeded generator. */
+export const between = (world: World, low: number, high: number) => low + (high - low) * world.random();
+
 /** Slow calls (the lazy path): `low`–`high` ms each (test/sim/journalBreak.ts `slow`). */
 export const lazy = (low: number, high: number) => (world: World) => slow(world, low, high);
 
@@ -29,6 +35,18 @@ export const shuffled = (world: World, keys: string[]) => {
 	}
 	return out;
 };
+
+/** A record call of n8n's store as the simulation fails it: before it reached the store (nothing written), or after its write. */
+export async function recordFaulty(world: World, store: Store, speed: Profile, name: string, faults: Pick<Faults, 'before' | 'after'>, values: DeduplicationItemTypes[]) {
+	const roll = world.random();
+	if (roll < (faults.before ?? 0)) {
+		await new Promise<void>((resolve) => world.at(speed.toRead(), resolve));
+		throw new Error('connection refused');
+	}
+	const answer = await store.checkProcessedAndRecord(speed, name, values);
+	if (roll < (faults.before ?? 0) + (faults.after ?? 0)) throw new Error('connection lost after the write');
+	return answer;
+}
 
 export interface Faults {
 	/** Chance a record call fails before it reaches the store (nothing written). */
@@ -90,16 +108,7 @@ function withFaults(world: World, process: Process, store: Store, speed: Profile
 	};
 	journal.use({
 		checkProcessedAndRecord: async (values: DeduplicationItemTypes[]) =>
-			await gate(async () => {
-				const roll = world.random();
-				if (roll < (faults.before ?? 0)) {
-					await new Promise<void>((resolve) => world.at(speed.toRead(), resolve));
-					throw new Error('connection refused');
-				}
-				const answer = await store.checkProcessedAndRecord(speed, process.name, values);
-				if (roll < (faults.before ?? 0) + (faults.after ?? 0)) throw new Error('connection lost after the write');
-				return answer;
-			}),
+			await gate(async () => await recordFaulty(world, store, speed, process.name, faults, values)),
 		removeProcessed: async (values: DeduplicationItemTypes[]) => await gate(async () => await store.removeProcessed(speed, process.name, values)),
 		clearAllProcessedItems: async () => await gate(async () => await store.clearAllProcessedItems(speed, process.name)),
 	});

@@ -9,11 +9,9 @@ import type { DeduplicationItemTypes } from 'n8n-workflow';
 import { Store } from '../sim/claims';
 import type { Profile } from '../sim/claims';
 import { failingCheck, Process, World } from '../sim/journalBreak';
+import { largeList as large, rows } from '../sim/scenarioRunner';
 
-const rows = (count: number, tag = 'r') => Array.from({ length: count }, (_, index) => `${tag}${index}`);
 
-/** Calls of 0.5–0.7 s, nearly all between read and write (n8n parses, looks up and rewrites the list in the worker). */
-const large = (world: World): Profile => ({ toRead: () => 20, gap: () => 450 + 200 * world.random(), back: () => 20 });
 
 /**
  * One execution as the router runs it (actions/router.ts, lookahead.ts): rows prepared one per
