@@ -22,7 +22,7 @@ export interface RunContext {
 	readonly created: Array<{ item: number; slug: string }>;
 	/** Work to do once every item is done (or the run stops), before the node returns. */
 	atEnd(work: () => Promise<unknown>): void;
-	/** Items to prepare ahead, when the operation learns it during the run (Create or Update: what its memory's journal needs); else the operation's `ahead`. */
+	/** Items to prepare ahead, when the operation learns it during the run (Create or Update: what its memory's pace needs, memory/pace.ts); else twice the requests in flight, or the operation's `ahead`. */
 	ahead?: () => number;
 	/**
 	 * Auto: starts the controller from the pace the last node run against the same service left in

@@ -134,7 +134,8 @@ function lookaheadOf(job: Job): Lookahead<Send> {
 		module.prepare !== undefined
 			? await module.prepare.call(context, itemIndex, run)
 			: async () => await module.execute.call(context, itemIndex, run);
-	const window = module.prepare !== undefined ? () => Math.max(2 * run.controller.limit, run.ahead?.() ?? module.ahead ?? 0) : 0;
+	// An operation that learns how many it needs (Create or Update: its memory's pace) says so; else twice the requests in flight.
+	const window = module.prepare !== undefined ? () => run.ahead?.() ?? Math.max(2 * run.controller.limit, module.ahead ?? 0) : 0;
 	return new Lookahead<Send>(job.count, window, prepare, () => halted(job));
 }
 

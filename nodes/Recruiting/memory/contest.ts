@@ -115,7 +115,7 @@ export class Contest {
 	}
 
 	/** Whether this process's calls are slow enough to ask rows prepared ahead in batches (`LAZY_FROM_MS`). */
-	protected get lazy(): boolean {
+	get lazy(): boolean {
 		return this.store.longestMs >= LAZY_FROM_MS;
 	}
 
@@ -129,6 +129,11 @@ export class Contest {
 		if (!this.lazy) return AHEAD;
 		const decision = 8 * this.store.longestMs + this.waitMs;
 		return Math.min(MAX_AHEAD, Math.max(AHEAD, Math.ceil((AHEAD * decision) / 1_000)));
+	}
+
+	/** How long a new row's decision takes at most in the usual case: a claim, a race and a check (each in its slot), and the wait. */
+	get decisionMs(): number {
+		return this.waitMs + 4 * this.store.longestMs;
 	}
 
 	/** Rows prepared ahead asked together when the store is slow: half of those ahead, or fewer with any call that goes anyway (else each at once). */

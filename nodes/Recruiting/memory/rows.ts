@@ -6,6 +6,7 @@ import type { Journal } from './journal';
 import type { Explained } from './marks';
 import type { MatchBy } from './keys';
 import { legacyRowKey, normaliseKey, rowKey } from './keys';
+import { Pace } from './pace';
 import type { Shared } from './registry';
 import type { LegacyStore, NodeStore, Remembered } from './store';
 import { decodeRow, encodeRow, normalRow } from './store';
@@ -29,6 +30,9 @@ export class MemoryRows {
 	/** This execution's visit of the process's journal (journal.ts `begin`). */
 	private readonly visit: number;
 
+	/** The rows this execution took, for how many it prepares ahead (pace.ts). */
+	private readonly pace: Pace;
+
 	protected constructor(
 		protected readonly shared: Shared,
 		protected readonly store: NodeStore,
@@ -39,15 +43,16 @@ export class MemoryRows {
 		private readonly notebook: Record<string, Remembered>,
 	) {
 		this.visit = shared.journal.begin();
+		this.pace = new Pace(shared.clock);
 	}
 
 	private get journal(): Journal {
 		return this.shared.journal;
 	}
 
-	/** Rows the operation prepares ahead of the ones it sends (journal.ts `ahead`). */
+	/** Rows the operation prepares ahead of the ones it sends: as many as this execution's pace needs (pace.ts), `journal.ahead` at most. */
 	get ahead(): number {
-		return this.journal.ahead;
+		return this.journal.lazy ? this.journal.ahead : this.pace.ahead(this.journal.ahead, this.journal.decisionMs);
 	}
 
 	/**
@@ -69,11 +74,17 @@ export class MemoryRows {
 	 * row the memory holds, once the journal answered (a row it does not hold waits at `claim`).
 	 */
 	async inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
-		return await this.shared.inTurn(key, async () => {
-			const held = this.shared.learned.has(key) || this.store.raw(key) !== undefined || this.notebook[key] !== undefined || this.legacyKeys.has(key);
-			if (held) await this.journal.standing(key, this.visit);
-			return await work();
-		});
+		this.pace.took(key);
+		try {
+			return await this.shared.inTurn(key, async () => {
+				this.pace.ready(key);
+				const held = this.shared.learned.has(key) || this.store.raw(key) !== undefined || this.notebook[key] !== undefined || this.legacyKeys.has(key);
+				if (held) await this.pace.waits(key, this.journal.standing(key, this.visit));
+				return await work();
+			});
+		} finally {
+			this.pace.done(key);
+		}
 	}
 
 	/** Whether an entry kept before the journal held every row counts without its claim. */
@@ -108,7 +119,7 @@ export class MemoryRows {
 	 * its creation without learning the outcome (`held`).
 	 */
 	async claim(key: string): Promise<boolean> {
-		return await this.journal.claim(key, this.visit);
+		return await this.pace.waits(key, this.journal.claim(key, this.visit));
 	}
 
 	/**
