@@ -1,47 +1,60 @@
 /**
- * How many rows one execution of Create or Update prepares ahead, from its own pace.
+ * How many rows one execution of Create or Update prepares ahead, from the node's pace.
  *
  * A new row prepared ahead is claimed in n8n's store at once (contest.ts), so that its claim is
  * decided before it is sent. A worker killed in the middle of a run leaves every row it claimed
  * and never sent: refused ("may already exist"), never created (docs/sync-memory.md). So an
  * execution prepares only what its pace needs: the rows it could send during one decision (a
- * claim, a race, the wait and a check), and half as many again. What it could send is its rows in flight over
- * the time a row takes once its claim is decided (the time it waited for a decision left out, so
- * that a run that waited does not count itself slower than it is). `INITIAL_AHEAD` until its first
- * rows are done; at most `Contest.ahead` (100 while the store answers at once), and that many while
- * the store's calls are slow enough to ask rows in batches (`lazy`: fewer rows would mean more calls).
+ * claim, a race, the wait and a check), and half as many again. What it could send is its rows in
+ * flight over the time a row takes once its turn and its decision came (the time it waited for a
+ * decision left out, so that a run that waited does not count itself slower than it is), over the
+ * last rows of the node's executions in this process (`PaceSamples`, kept by the registry's
+ * `Shared`): a later execution starts from its predecessors' pace, however long ago (a pace that no
+ * longer holds is corrected by the first rows done). `INITIAL_AHEAD` before any row of the node was
+ * done here; at most `Contest.ahead` (100 while the store
+ * answers at once), and that many while the store's calls are slow enough to ask rows in batches
+ * (`lazy`: fewer rows there would mean more calls).
  */
 import type { Clock } from './clock';
 
 /** Rows ahead: this many times the rows the execution could send during one decision. */
 export const PACE_MARGIN = 1.5;
 
-/** Rows ahead before the first rows of the execution are done (the rows in flight are taken besides). */
+/** Rows ahead before any row of the node was done in this process (the rows in flight are taken besides). */
 export const INITIAL_AHEAD = 25;
 
 /** Never fewer rows ahead. */
 export const MIN_AHEAD = 10;
 
-/** The last rows whose times count. */
+/** The rows whose times count. */
 const SAMPLES = 32;
 
-/** The rows one execution has in flight, and how long its last rows took once nothing held them. */
+/** The last rows of a node's executions in this process: how long each took once nothing held it, and the rows in flight when it was taken. */
+export class PaceSamples {
+	readonly times: number[] = [];
+
+	readonly widths: number[] = [];
+
+	add(list: number[], value: number): void {
+		list.push(value);
+		if (list.length > SAMPLES) list.shift();
+	}
+}
+
+/** One execution's rows in flight, measured into the node's samples. */
 export class Pace {
 	/** Row key → when it last stopped waiting (its turn came, or its decision). */
 	private readonly flying = new Map<string, number>();
 
-	/** How long the last rows took once they stopped waiting, and the rows in flight when each was taken. */
-	private readonly times: number[] = [];
-
-	private readonly widths: number[] = [];
-
-	constructor(private readonly clock: Clock) {}
+	constructor(
+		private readonly clock: Clock,
+		private readonly samples: PaceSamples,
+	) {}
 
 	/** A row is taken: its turn to be sent (or found unchanged) came. */
 	took(key: string): void {
 		this.flying.set(key, this.clock.now());
-		this.widths.push(this.flying.size);
-		if (this.widths.length > SAMPLES) this.widths.shift();
+		this.samples.add(this.samples.widths, this.flying.size);
 	}
 
 	/** The row's turn came, or its decision: the time since it was taken does not count. */
@@ -63,15 +76,15 @@ export class Pace {
 		const since = this.flying.get(key);
 		if (since === undefined) return;
 		this.flying.delete(key);
-		this.times.push(this.clock.now() - since);
-		if (this.times.length > SAMPLES) this.times.shift();
+		this.samples.add(this.samples.times, this.clock.now() - since);
 	}
 
 	/** Rows to prepare ahead: 1.5 times the rows this execution could send in one decision (`decisionMs`), between `MIN_AHEAD` and `most`. */
 	ahead(most: number, decisionMs: number): number {
-		if (this.times.length === 0) return Math.min(most, INITIAL_AHEAD);
-		const perRowMs = Math.max(1, this.times.reduce((sum, ms) => sum + ms, 0) / this.times.length);
-		const perMs = Math.max(...this.widths) / perRowMs;
+		const { times, widths } = this.samples;
+		if (times.length === 0) return Math.min(most, INITIAL_AHEAD);
+		const perRowMs = Math.max(1, times.reduce((sum, ms) => sum + ms, 0) / times.length);
+		const perMs = Math.max(...widths) / perRowMs;
 		return Math.min(most, Math.max(MIN_AHEAD, Math.ceil(PACE_MARGIN * perMs * decisionMs)));
 	}
 }

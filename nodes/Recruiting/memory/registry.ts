@@ -18,6 +18,7 @@
 import type { Clock } from './clock';
 import { systemClock } from './clock';
 import { Journal } from './journal';
+import { PaceSamples } from './pace';
 import { MAX_ENTRIES } from './store';
 
 export const MAX_SCOPES = 64;
@@ -46,6 +47,9 @@ export class Shared {
 
 	/** How long the last calls of this process to n8n's deduplication store took, in ms (the journal's wait follows them). */
 	readonly recentCallsMs: number[] = [];
+
+	/** The last rows' times of the node's executions here: how many rows an execution prepares ahead (pace.ts). */
+	readonly pace = new PaceSamples();
 
 	/** The journal's side in this process: the rows asked, contested and claimed by its executions (journal.ts). */
 	readonly journal = new Journal(this);

@@ -30,7 +30,7 @@ export class MemoryRows {
 	/** This execution's visit of the process's journal (journal.ts `begin`). */
 	private readonly visit: number;
 
-	/** The rows this execution took, for how many it prepares ahead (pace.ts). */
+	/** The rows this execution has in flight, measured into the node's pace (pace.ts). */
 	private readonly pace: Pace;
 
 	protected constructor(
@@ -43,14 +43,14 @@ export class MemoryRows {
 		private readonly notebook: Record<string, Remembered>,
 	) {
 		this.visit = shared.journal.begin();
-		this.pace = new Pace(shared.clock);
+		this.pace = new Pace(shared.clock, shared.pace);
 	}
 
 	private get journal(): Journal {
 		return this.shared.journal;
 	}
 
-	/** Rows the operation prepares ahead of the ones it sends: as many as this execution's pace needs (pace.ts), `journal.ahead` at most. */
+	/** Rows the operation prepares ahead of the ones it sends: as many as the node's pace needs (pace.ts), `journal.ahead` at most. */
 	get ahead(): number {
 		return this.journal.lazy ? this.journal.ahead : this.pace.ahead(this.journal.ahead, this.journal.decisionMs);
 	}
