@@ -5,15 +5,15 @@
  *   - every run started one decision late (25 rows until its first rows were done): a fast first run
  *     of 100–300 rows took 1.19–1.35 times as long. Now the node's pace is kept per process, so only
  *     the first run of a node in a process starts so (the speed: `npm run bench:sync`, docs/benchmarks.md);
- *   - known rows first, then new ones: the known rows (no request, about 1 ms each) make the pace
- *     fast, and the new rows are claimed up to 100 ahead, as before the change (a known limit);
+ *   - known rows first, then new ones (rows appended to a sheet): the known rows (no request, about
+ *     1 ms each) made the pace fast, and the new rows were claimed up to 100 ahead. Now the rows this
+ *     process holds are prepared besides the pace and are no samples of it;
  *   - e-mail and phone both set: two claims a row; a service turning slow: the window follows;
  *     faults and repeated rows: nothing lost, nothing twice.
  */
 import type { DeduplicationItemTypes, IDataObject, INodeParameters } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { AHEAD } from '../../nodes/Recruiting/memory/contest';
 import { INITIAL_AHEAD, MIN_AHEAD, Pace } from '../../nodes/Recruiting/memory/pace';
 import { forgetProcessMemory } from '../../nodes/Recruiting/memory/registry';
 import { Harness, deduplicator } from '../helpers/harness';
@@ -102,7 +102,7 @@ beforeEach(() => forgetProcessMemory());
 afterEach(() => sandbox().setFaults({}));
 
 describe('the start of a run', () => {
-	it('the first run of a node in a process prepares 25 rows before its first rows are done; the next run of the node starts from its pace (100 against a fast service)', async () => {
+	it('the first run of a node in a process prepares 25 rows before its first rows are done; the next run of the node starts from its pace (50 and more against a fast service)', async () => {
 		sandbox().setFaults({ latencyMs: 5 });
 		const harness = new Harness(emailCredential(sandbox(), ALICE));
 		const first = windows();
@@ -112,24 +112,25 @@ describe('the start of a run', () => {
 			first.stop();
 		}
 		expect(first.seen[0].window).toBe(INITIAL_AHEAD);
-		expect(Math.max(...first.seen.map(({ window }) => window))).toBe(AHEAD);
+		// Then its pace against a fast service: far more (70–100 here).
+		expect(Math.max(...first.seen.map(({ window }) => window))).toBeGreaterThanOrEqual(2 * INITIAL_AHEAD);
 		const second = windows();
 		try {
 			expect(count((await timed(harness, upsertParameters(FIXED10), rows(120, tag('next')))).actions)).toEqual({ created: 120 });
 		} finally {
 			second.stop();
 		}
-		expect(second.seen[0].window).toBe(AHEAD);
+		expect(second.seen[0].window).toBeGreaterThanOrEqual(2 * INITIAL_AHEAD);
 	}, 60_000);
 });
 
 describe('claims held', () => {
-	it('a known limit: 60 known rows first, then 110 new ones (rows appended to a sheet), one request at a time, 100 ms each: the known rows make the pace fast, and the new rows are claimed ahead up to 100 (as before the pace), not about 13', async () => {
+	it('rows appended to a sheet: 60 known rows first, then 110 new ones, one request at a time, 100 ms each: the known rows are prepared besides, and the new ones are claimed only as the pace needs (up to 100 before)', async () => {
 		const harness = new Harness(emailCredential(sandbox(), ALICE));
 		const prefix = tag('appended');
 		const known = rows(60, `${prefix}k`);
-		expect((await timed(harness, upsertParameters(ONE), known)).actions).toEqual(Array(60).fill('created'));
 		sandbox().setFaults({ latencyMs: 100, seed: 5 });
+		expect((await timed(harness, upsertParameters(ONE), known)).actions).toEqual(Array(60).fill('created'));
 		const unsent = sampleUnsent(`${prefix}n`);
 		let second;
 		try {
@@ -138,9 +139,8 @@ describe('claims held', () => {
 			await unsent.stop();
 		}
 		expect(count(second.actions)).toEqual({ unchanged: 60, created: 110 });
-		// paceAhead.test.ts's bound for the same pace when every row is new is MIN_AHEAD + 3; here, no more than before the pace.
-		expect(unsent.max()).toBeLessThanOrEqual(AHEAD + 1);
-		expect(unsent.max()).toBeGreaterThan(MIN_AHEAD + 3);
+		// paceAhead.test.ts's bound for the same pace when every row is new.
+		expect(unsent.max()).toBeLessThanOrEqual(MIN_AHEAD + 3);
 	}, 60_000);
 
 	it('e-mail and phone both set, one request at a time, 100 ms each, 60 new rows: claims held for rows not created (two keys a row)', async () => {

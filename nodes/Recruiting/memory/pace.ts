@@ -13,7 +13,10 @@
  * longer holds is corrected by the first rows done). `INITIAL_AHEAD` before any row of the node was
  * done here; at most `Contest.ahead` (100 while the store
  * answers at once), and that many while the store's calls are slow enough to ask rows in batches
- * (`lazy`: fewer rows there would mean more calls).
+ * (`lazy`: fewer rows there would mean more calls). Rows this process holds (learned, saved, noted)
+ * claim nothing when asked: they are prepared besides (rows.ts `knownAhead`), and their times are
+ * no samples (an unchanged row takes about 1 ms, and new rows after known ones would be claimed
+ * as if they went as fast).
  */
 import type { Clock } from './clock';
 
@@ -43,23 +46,24 @@ export class PaceSamples {
 
 /** One execution's rows in flight, measured into the node's samples. */
 export class Pace {
-	/** Row key → when it last stopped waiting (its turn came, or its decision). */
-	private readonly flying = new Map<string, number>();
+	/** Row key → when it last stopped waiting (its turn came, or its decision), and whether its time counts. */
+	private readonly flying = new Map<string, { since: number; counts: boolean }>();
 
 	constructor(
 		private readonly clock: Clock,
 		private readonly samples: PaceSamples,
 	) {}
 
-	/** A row is taken: its turn to be sent (or found unchanged) came. */
-	took(key: string): void {
-		this.flying.set(key, this.clock.now());
+	/** A row is taken: its turn to be sent (or found unchanged) came. `counts`: its time is a sample (a row this process does not hold). */
+	took(key: string, counts = true): void {
+		this.flying.set(key, { since: this.clock.now(), counts });
 		this.samples.add(this.samples.widths, this.flying.size);
 	}
 
 	/** The row's turn came, or its decision: the time since it was taken does not count. */
 	ready(key: string): void {
-		if (this.flying.has(key)) this.flying.set(key, this.clock.now());
+		const row = this.flying.get(key);
+		if (row) row.since = this.clock.now();
 	}
 
 	/** The row waits (its decision): that time does not count. */
@@ -73,10 +77,10 @@ export class Pace {
 
 	/** The row is done (sent, found unchanged, or failed). */
 	done(key: string): void {
-		const since = this.flying.get(key);
-		if (since === undefined) return;
+		const row = this.flying.get(key);
+		if (row === undefined) return;
 		this.flying.delete(key);
-		this.samples.add(this.samples.times, this.clock.now() - since);
+		if (row.counts) this.samples.add(this.samples.times, this.clock.now() - row.since);
 	}
 
 	/** Rows to prepare ahead: 1.5 times the rows this execution could send in one decision (`decisionMs`), between `MIN_AHEAD` and `most`. */

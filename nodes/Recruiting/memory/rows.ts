@@ -33,6 +33,9 @@ export class MemoryRows {
 	/** The rows this execution has in flight, measured into the node's pace (pace.ts). */
 	private readonly pace: Pace;
 
+	/** Rows prepared ahead and not taken yet that this process holds: their asks claim nothing, so they do not count against the pace. */
+	private readonly knownAhead = new Set<string>();
+
 	protected constructor(
 		protected readonly shared: Shared,
 		protected readonly store: NodeStore,
@@ -50,9 +53,14 @@ export class MemoryRows {
 		return this.shared.journal;
 	}
 
-	/** Rows the operation prepares ahead of the ones it sends: as many as the node's pace needs (pace.ts), `journal.ahead` at most. */
+	/** Rows the operation prepares ahead of the ones it sends: as many as the node's pace needs (pace.ts) and those this process holds, `journal.ahead` at most. */
 	get ahead(): number {
-		return this.journal.lazy ? this.journal.ahead : this.pace.ahead(this.journal.ahead, this.journal.decisionMs);
+		return this.journal.lazy ? this.journal.ahead : Math.min(this.journal.ahead, this.pace.ahead(this.journal.ahead, this.journal.decisionMs) + this.knownAhead.size);
+	}
+
+	/** Whether this process holds the row (learned here, saved, noted by this execution, or kept by 0.2.0 and earlier). */
+	private holds(key: string): boolean {
+		return this.shared.learned.has(key) || this.store.raw(key) !== undefined || this.notebook[key] !== undefined || this.legacyKeys.has(key);
 	}
 
 	/**
@@ -60,11 +68,12 @@ export class MemoryRows {
 	 * Asks the journal about the row at once, in the background (the operation prepares rows ahead
 	 * of the ones it sends), so that its answer, and a new row's claim, are ready when it is sent.
 	 */
-	keyOf(matchBy: MatchBy, value: unknown): string {
+	keyOf(matchBy: MatchBy, value: unknown, alias = false): string {
 		const normalised = normaliseKey(matchBy, value);
 		if (normalised === '') return '';
 		const key = rowKey(this.scope, matchBy, normalised);
 		if (this.legacy.present && !this.legacyKeys.has(key)) this.legacyKeys.set(key, legacyRowKey(this.legacyScope, matchBy, normalised));
+		if (!alias && this.holds(key)) this.knownAhead.add(key);
 		this.journal.standing(key, this.visit, true).catch(() => undefined);
 		return key;
 	}
@@ -74,12 +83,12 @@ export class MemoryRows {
 	 * row the memory holds, once the journal answered (a row it does not hold waits at `claim`).
 	 */
 	async inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
-		this.pace.took(key);
+		this.knownAhead.delete(key);
+		this.pace.took(key, !this.holds(key)); // only the rows whose asks claim count for the pace
 		try {
 			return await this.shared.inTurn(key, async () => {
 				this.pace.ready(key);
-				const held = this.shared.learned.has(key) || this.store.raw(key) !== undefined || this.notebook[key] !== undefined || this.legacyKeys.has(key);
-				if (held) await this.pace.waits(key, this.journal.standing(key, this.visit));
+				if (this.holds(key)) await this.pace.waits(key, this.journal.standing(key, this.visit));
 				return await work();
 			});
 		} finally {

@@ -71,7 +71,7 @@ function hintManualRun(context: IExecuteFunctions, run: RunContext, creates: boo
  * never takes the candidate of another row that shares its phone.
  */
 function aliasKeys(memory: CandidateMemory, matchBy: MatchBy, input: ImportInput): string[] {
-	return (['email', 'phone'] as const).filter((by) => by !== matchBy).map((by) => memory.keyOf(by, input.profile[by])).filter((key) => key !== '');
+	return (['email', 'phone'] as const).filter((by) => by !== matchBy).map((by) => memory.keyOf(by, input.profile[by], true)).filter((key) => key !== '');
 }
 
 /** What was sent for the row's candidate before: the row's state (given with its slug) wins over the memory. */
