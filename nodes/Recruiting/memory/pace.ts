@@ -14,9 +14,9 @@
  * done here; at most `Contest.ahead` (100 while the store
  * answers at once), and that many while the store's calls are slow enough to ask rows in batches
  * (`lazy`: fewer rows there would mean more calls). Rows this process holds (learned, saved, noted)
- * claim nothing when asked: they are prepared besides (rows.ts `knownAhead`), and their times are
- * no samples (an unchanged row takes about 1 ms, and new rows after known ones would be claimed
- * as if they went as fast).
+ * claim nothing when asked: they are prepared besides (rows.ts `knownAhead`). Only rows that sent
+ * something and that this process did not hold are samples (a row found unchanged or refused takes
+ * about 1 ms, and new rows after such rows would be claimed as if they went as fast).
  */
 import type { Clock } from './clock';
 
@@ -47,7 +47,7 @@ export class PaceSamples {
 /** One execution's rows in flight, measured into the node's samples. */
 export class Pace {
 	/** Row key → when it last stopped waiting (its turn came, or its decision), and whether its time counts. */
-	private readonly flying = new Map<string, { since: number; counts: boolean }>();
+	private readonly flying = new Map<string, { since: number; counts: boolean; sent?: boolean }>();
 
 	constructor(
 		private readonly clock: Clock,
@@ -66,6 +66,12 @@ export class Pace {
 		if (row) row.since = this.clock.now();
 	}
 
+	/** Something of the row went to the service (a row refused or found unchanged takes about 1 ms: no sample). */
+	sent(key: string): void {
+		const row = this.flying.get(key);
+		if (row) row.sent = true;
+	}
+
 	/** The row waits (its decision): that time does not count. */
 	async waits<T>(key: string, work: Promise<T>): Promise<T> {
 		try {
@@ -80,7 +86,7 @@ export class Pace {
 		const row = this.flying.get(key);
 		if (row === undefined) return;
 		this.flying.delete(key);
-		if (row.counts) this.samples.add(this.samples.times, this.clock.now() - row.since);
+		if (row.counts && row.sent === true) this.samples.add(this.samples.times, this.clock.now() - row.since);
 	}
 
 	/** Rows to prepare ahead: 1.5 times the rows this execution could send in one decision (`decisionMs`), between `MIN_AHEAD` and `most`. */

@@ -30,8 +30,7 @@ export class MemoryRows {
 	/** This execution's visit of the process's journal (journal.ts `begin`). */
 	private readonly visit: number;
 
-	/** The rows this execution has in flight, measured into the node's pace (pace.ts). */
-	private readonly pace: Pace;
+	private readonly pace: Pace; // this execution's rows in flight, measured into the node's pace (pace.ts)
 
 	/** Rows prepared ahead and not taken yet that this process holds: their asks claim nothing, so they do not count against the pace. */
 	private readonly knownAhead = new Set<string>();
@@ -165,6 +164,7 @@ export class MemoryRows {
 	 * something was sent but not all went through, the content it had before no longer holds.
 	 */
 	settled(keys: string[], content: string | undefined, sentSomething: boolean): void {
+		if (sentSomething) this.pace.sent(keys[0]);
 		for (const key of keys) {
 			const row = this.recall(key);
 			if (!row || row.d === content || (content === undefined && !sentSomething)) continue;
