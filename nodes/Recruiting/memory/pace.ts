@@ -11,9 +11,8 @@
  * last rows of the node's executions in this process (`PaceSamples`, kept by the registry's
  * `Shared`): a later execution starts from its predecessors' pace, however long ago (a pace that no
  * longer holds is corrected by the first rows done). `INITIAL_AHEAD` before any row of the node was
- * done here; at most `Contest.ahead` (100 while the store
- * answers at once), and that many while the store's calls are slow enough to ask rows in batches
- * (`lazy`: fewer rows there would mean more calls). Rows this process holds (learned, saved, noted)
+ * done here; at most `Contest.ahead` (100 while the store answers at once), and that many while the
+ * store's calls are slow enough to ask rows in batches (`lazy`: fewer rows there would mean more calls). Rows this process holds (learned, saved, noted)
  * claim nothing when asked: they are prepared besides (rows.ts `knownAhead`). Only rows that sent
  * something and that this process did not hold are samples (a row found unchanged or refused takes
  * about 1 ms, and new rows after such rows would be claimed as if they went as fast).
@@ -55,7 +54,7 @@ export class Pace {
 	) {}
 
 	/** A row is taken: its turn to be sent (or found unchanged) came. `counts`: its time is a sample (a row this process does not hold). */
-	took(key: string, counts = true): void {
+	took(key: string, counts: boolean): void {
 		this.flying.set(key, { since: this.clock.now(), counts });
 		this.samples.add(this.samples.widths, this.flying.size);
 	}
