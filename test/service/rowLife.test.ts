@@ -38,6 +38,15 @@ const storedUnder = (email: unknown) =>
 		.candidates(1)
 		.filter((candidate) => candidate.email === email).length;
 
+/** The e-mails of every creation the sandbox received since request `from`. */
+const creationsSent = (from: number) =>
+	new Set(
+		sandbox()
+			.requests.slice(from)
+			.filter((request) => request.method === 'POST' && request.path === CANDIDATE)
+			.map((request) => (request.body as IDataObject | undefined)?.email),
+	);
+
 beforeEach(() => forgetProcessMemory());
 
 describe("issue 46: a row's life in one process", () => {
@@ -78,16 +87,13 @@ describe("issue 46: a row's life in one process", () => {
 	it('Stop Execution in the middle of a run: the next run creates every row never sent, holds at most the creations in flight at the stop, and creates nothing twice', async () => {
 		const harness = new Harness(emailCredential(sandbox(), ALICE));
 		const sheet = rows(120, 'stopped', '');
+		const from = sandbox().requests.length;
 		sandbox().setFaults({ latencyMs: 40 });
 		const stopped = await sync(harness, sheet, { extra: { options: { retryDelayMs: 1, concurrency: 4 } }, onStart: (execution) => void delay(1_500).then(() => execution.cancel()) });
 		// Whatever the stopped run still does in the background (its end) finishes before the re-run.
 		await delay(2_500);
 		sandbox().setFaults({});
-		const sentBefore = new Set(
-			sandbox()
-				.requests.filter((request) => request.method === 'POST' && request.path === CANDIDATE)
-				.map((request) => (request.body as IDataObject | undefined)?.email),
-		);
+		const sentBefore = creationsSent(from);
 		expect(sentBefore.size).toBeGreaterThan(0);
 		expect(sentBefore.size).toBeLessThan(sheet.length);
 		expect(stopped.result.error).toBeDefined();
@@ -99,6 +105,30 @@ describe("issue 46: a row's life in one process", () => {
 		for (const output of refused) expect(String(output.error)).toMatch(/may already exist/);
 		const held = new Set(refused.map((output) => output.email));
 		for (const row of sheet) expect(storedUnder(row.email)).toBe(held.has(row.email) && !sentBefore.has(row.email) ? 0 : 1);
+	}, 90_000);
+
+	it('a run stopped by an error (On Error: Stop Workflow, a row without its e-mail): the next run creates every row never sent, nothing twice', async () => {
+		const harness = new Harness(emailCredential(sandbox(), ALICE));
+		const sheet = rows(120, 'stoppedByError', '');
+		const from = sandbox().requests.length;
+		sandbox().setFaults({ latencyMs: 40 });
+		const broken = sheet.map((row, index) => (index === 40 ? { ...row, email: '' } : row));
+		const stopped = await harness.run({ parameters: upsert({ options: { concurrency: 4 } }), items: broken });
+		expect(stopped.error).toBeDefined();
+		await delay(2_500);
+		sandbox().setFaults({});
+		const created = creationsSent(from);
+		// The run stopped at row 41 while rows after it were prepared (and so claimed) ahead.
+		expect(created.size).toBeGreaterThanOrEqual(40);
+		expect(created.size).toBeLessThan(sheet.length - 20);
+		const rerun = await sync(harness, sheet);
+		const refused = rerun.outputs.filter((output) => output.action === 'failed');
+		// At most the creations in flight when the error stopped the run (its concurrency) are held.
+		expect(refused.length).toBeLessThanOrEqual(4);
+		for (const output of refused) expect(String(output.error)).toMatch(/may already exist/);
+		expect(rerun.actions.filter((action) => action === 'created').length).toBeGreaterThanOrEqual(sheet.length - created.size - 4);
+		const held = new Set(refused.map((output) => output.email));
+		for (const row of sheet) expect(storedUnder(row.email)).toBe(held.has(row.email) && !created.has(row.email) ? 0 : 1);
 	}, 90_000);
 });
 
