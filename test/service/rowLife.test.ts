@@ -13,8 +13,9 @@ import { sleep as delay } from 'n8n-workflow';
 
 import { forgetProcessMemory } from '../../nodes/Recruiting/memory/registry';
 import { Harness } from '../helpers/harness';
-import { upsertParameters } from '../helpers/upsert';
-import { ALICE, emailCredential, useSandbox, writesSince } from '../helpers/sandbox';
+import { creationsSent as creationsSince, storedUnder as storedIn, syncRun, upsertParameters } from '../helpers/upsert';
+import type { SyncRun } from '../helpers/upsert';
+import { ALICE, emailCredential, useSandbox } from '../helpers/sandbox';
 
 const sandbox = useSandbox();
 const CANDIDATE = '/gin/v1/company/candidate';
@@ -24,28 +25,13 @@ const upsert = (extra: INodeParameters = {}): INodeParameters => upsertParameter
 const rows = (count: number, tag: string, skills = 'SQL: 3'): IDataObject[] =>
 	Array.from({ length: count }, (_, index) => ({ email: `${tag}.${index}@example.test`, first: `F${index}`, skills }));
 
-async function sync(harness: Harness, items: IDataObject[], options: { manual?: boolean; extra?: INodeParameters; onStart?: (execution: { cancel(): void }) => void } = {}) {
-	const from = sandbox().requests.length;
-	const result = await harness.run({ parameters: upsert(options.extra), items, manual: options.manual, onError: 'continueRegularOutput', onStart: options.onStart });
-	const outputs = result.items.map((item) => item.json);
-	return { result, outputs, writes: writesSince(sandbox(), from), actions: outputs.map((json) => String(json.action ?? 'none')) };
-}
-
+const sync = async (harness: Harness, items: IDataObject[], options: SyncRun = {}) => await syncRun(sandbox(), harness, items, options);
 
 /** How many candidates the sandbox stores under an e-mail. */
-const storedUnder = (email: unknown) =>
-	sandbox()
-		.candidates(1)
-		.filter((candidate) => candidate.email === email).length;
+const storedUnder = (email: unknown) => storedIn(sandbox(), email);
 
 /** The e-mails of every creation the sandbox received since request `from`. */
-const creationsSent = (from: number) =>
-	new Set(
-		sandbox()
-			.requests.slice(from)
-			.filter((request) => request.method === 'POST' && request.path === CANDIDATE)
-			.map((request) => (request.body as IDataObject | undefined)?.email),
-	);
+const creationsSent = (from: number) => creationsSince(sandbox(), from);
 
 beforeEach(() => forgetProcessMemory());
 
