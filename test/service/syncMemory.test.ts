@@ -248,3 +248,38 @@ describe('sync memory: one memory per process', () => {
 		expect(scopeKey('a|b', 'c', 'd')).not.toBe(scopeKey('a', 'b|c', 'd'));
 	}, 60_000);
 });
+
+describe('sync memory: what each place alone covers, for a changed row (docs/sync-memory.md, "The failure each place alone covers")', () => {
+	// An unchanged row is found by its content mark in n8n's store wherever it runs; a changed row needs its slug,
+	// which only the static data and the process keep.
+	const changedFirst = (sheet: IDataObject[], first: string) => sheet.map((row, index) => (index === 0 ? { ...row, first } : row));
+
+	it('static data: after a restart a changed row is updated from the saved slug; a process without the saved copy refuses it', async () => {
+		const harness = new Harness(emailCredential(sandbox(), ALICE));
+		const sheet = rows(3, 'placeStatic');
+		expect((await sync(harness, sheet)).result.staticDataSaved).toBe(true);
+		forgetProcessMemory();
+		const changed = changedFirst(sheet, 'Changed');
+		const worker = await sync(harness, changed, { loadStaticData: false });
+		expect(worker.actions.slice(1)).toEqual(['unchanged', 'unchanged']);
+		expect(String(worker.outputs[0].error)).toMatch(/may already exist/);
+		expect(worker.writes).toEqual([]);
+		forgetProcessMemory();
+		const loaded = await sync(harness, changed);
+		expect(loaded.actions).toEqual(['updated', 'unchanged', 'unchanged']);
+		expect(posts(loaded.writes)).toBe(0);
+	}, 60_000);
+
+	it('the registry: on a worker without the saved copy, the next execution updates a changed row its process created; another process refuses it', async () => {
+		const harness = new Harness(emailCredential(sandbox(), ALICE));
+		const sheet = rows(3, 'placeRegistry');
+		expect((await sync(harness, sheet, { loadStaticData: false })).actions).toEqual(['created', 'created', 'created']);
+		const next = await sync(harness, changedFirst(sheet, 'Changed'), { loadStaticData: false });
+		expect(next.actions).toEqual(['updated', 'unchanged', 'unchanged']);
+		forgetProcessMemory();
+		const other = await sync(harness, changedFirst(sheet, 'Again'), { loadStaticData: false });
+		expect(other.actions.slice(1)).toEqual(['unchanged', 'unchanged']);
+		expect(String(other.outputs[0].error)).toMatch(/may already exist/);
+		expect(other.writes).toEqual([]);
+	}, 60_000);
+});
