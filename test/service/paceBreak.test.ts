@@ -143,6 +143,26 @@ describe('claims held', () => {
 		expect(unsent.max()).toBeLessThanOrEqual(MIN_AHEAD + 3);
 	}, 60_000);
 
+	it('rows this process holds that fail their checks after their key was asked (a slug that is not text) do not widen the window: the new rows after them are claimed only as the pace needs', async () => {
+		const harness = new Harness(emailCredential(sandbox(), ALICE));
+		const prefix = tag('broken');
+		const known = rows(60, `${prefix}k`);
+		sandbox().setFaults({ latencyMs: 100, seed: 5 });
+		const withSlug = upsertParameters({ ...ONE, candidateSlug: '={{ $json.slug }}' });
+		expect((await timed(harness, withSlug, known)).actions).toEqual(Array(60).fill('created'));
+		const unsent = sampleUnsent(`${prefix}n`);
+		let second;
+		try {
+			second = await timed(harness, withSlug, [...known.map((row) => ({ ...row, slug: ['not', 'text'] })), ...rows(110, `${prefix}n`)]);
+		} finally {
+			await unsent.stop();
+		}
+		expect(second.actions.slice(60)).toEqual(Array(110).fill('created'));
+		expect(second.actions.slice(0, 60).every((action) => action !== 'created' && action !== 'unchanged')).toBe(true);
+		// The same bound as for rows appended to a sheet (above): 60 more when each broken row's note stayed.
+		expect(unsent.max()).toBeLessThanOrEqual(MIN_AHEAD + 3);
+	}, 60_000);
+
 	it('e-mail and phone both set, one request at a time, 100 ms each, 60 new rows: claims held for rows not created (two keys a row)', async () => {
 		sandbox().setFaults({ latencyMs: 100, seed: 5 });
 		const prefix = tag('phone');

@@ -13,7 +13,7 @@
  * longer holds is corrected by the first rows done). `INITIAL_AHEAD` before any row of the node was
  * done here; at most `Contest.ahead` (100 while the store answers at once), and that many while the
  * store's calls are slow enough to ask rows in batches (`lazy`: fewer rows there would mean more calls). Rows this process holds (learned, saved, noted)
- * claim nothing when asked: they are prepared besides (rows.ts `knownAhead`). Only rows that sent
+ * claim nothing when asked: they are prepared besides (`heldAhead`). Only rows that sent
  * something and that this process did not hold are samples (a row found unchanged or refused takes
  * about 1 ms, and new rows after such rows would be claimed as if they went as fast).
  */
@@ -48,13 +48,41 @@ export class Pace {
 	/** Row key → when it last stopped waiting (its turn came, or its decision), and whether its time counts. */
 	private readonly flying = new Map<string, { since: number; counts: boolean; sent?: boolean }>();
 
+	/**
+	 * Rows prepared and not taken yet, in the order prepared, and whether this process holds them. Rows
+	 * are taken in input order, so a row prepared before a taken one that was never taken failed its
+	 * checks (or was a Forget): its note leaves with the taken row's, else each such row would widen the window.
+	 */
+	private readonly prepared = new Map<string, boolean>();
+
 	constructor(
 		private readonly clock: Clock,
 		private readonly samples: PaceSamples,
 	) {}
 
+	/** Rows prepared ahead that this process holds: their asks claim nothing, so they are prepared besides the pace. */
+	heldAhead = 0;
+
+	/** A row was prepared (its key asked); `held`: this process holds it. */
+	prepare(key: string, held: boolean): void {
+		this.unnote(key);
+		this.prepared.set(key, held);
+		if (held) this.heldAhead++;
+	}
+
+	private unnote(key: string): void {
+		if (this.prepared.get(key) === true) this.heldAhead--;
+		this.prepared.delete(key);
+	}
+
 	/** A row is taken: its turn to be sent (or found unchanged) came. `counts`: its time is a sample (a row this process does not hold). */
 	took(key: string, counts: boolean): void {
+		if (this.prepared.has(key)) {
+			for (const before of this.prepared.keys()) {
+				this.unnote(before);
+				if (before === key) break;
+			}
+		}
 		this.flying.set(key, { since: this.clock.now(), counts });
 		this.samples.add(this.samples.widths, this.flying.size);
 	}

@@ -30,10 +30,7 @@ export class MemoryRows {
 	/** This execution's visit of the process's journal (journal.ts `begin`). */
 	private readonly visit: number;
 
-	private readonly pace: Pace; // this execution's rows in flight, measured into the node's pace (pace.ts)
-
-	/** Rows prepared ahead and not taken yet that this process holds: their asks claim nothing, so they do not count against the pace. */
-	private readonly knownAhead = new Set<string>();
+	private readonly pace: Pace; // this execution's rows in flight, measured into the node's pace (pace.ts), and the rows prepared ahead
 
 	protected constructor(
 		protected readonly shared: Shared,
@@ -54,7 +51,7 @@ export class MemoryRows {
 
 	/** Rows the operation prepares ahead of the ones it sends: as many as the node's pace needs (pace.ts) and those this process holds, `journal.ahead` at most. */
 	get ahead(): number {
-		return this.journal.lazy ? this.journal.ahead : Math.min(this.journal.ahead, this.pace.ahead(this.journal.ahead, this.journal.decisionMs) + this.knownAhead.size);
+		return this.journal.lazy ? this.journal.ahead : Math.min(this.journal.ahead, this.pace.ahead(this.journal.ahead, this.journal.decisionMs) + this.pace.heldAhead);
 	}
 
 	/** Whether this process holds the row (learned here, saved, noted by this execution, or kept by 0.2.0 and earlier). */
@@ -72,7 +69,7 @@ export class MemoryRows {
 		if (normalised === '') return '';
 		const key = rowKey(this.scope, matchBy, normalised);
 		if (this.legacy.present && !this.legacyKeys.has(key)) this.legacyKeys.set(key, legacyRowKey(this.legacyScope, matchBy, normalised));
-		if (!alias && this.holds(key)) this.knownAhead.add(key);
+		if (!alias) this.pace.prepare(key, this.holds(key));
 		this.journal.standing(key, this.visit, true).catch(() => undefined);
 		return key;
 	}
@@ -82,7 +79,6 @@ export class MemoryRows {
 	 * row the memory holds, once the journal answered (a row it does not hold waits at `claim`).
 	 */
 	async inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
-		this.knownAhead.delete(key);
 		this.pace.took(key, !this.holds(key)); // only the rows whose asks claim count for the pace
 		try {
 			return await this.shared.inTurn(key, async () => {
