@@ -11,13 +11,14 @@
  *   - e-mail and phone both set: two claims a row; a service turning slow: the window follows;
  *     faults and repeated rows: nothing lost, nothing twice.
  */
-import type { DeduplicationItemTypes, IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { INITIAL_AHEAD, MIN_AHEAD, Pace } from '../../nodes/Recruiting/memory/pace';
 import { forgetProcessMemory } from '../../nodes/Recruiting/memory/registry';
-import { Harness, deduplicator } from '../helpers/harness';
+import { Harness } from '../helpers/harness';
 import { upsertParameters } from '../helpers/upsert';
+import { count, sampleUnsent, timed } from '../helpers/claimsAhead';
 import { ALICE, emailCredential, useSandbox } from '../helpers/sandbox';
 import type { FaultConfig } from '../sandbox/types';
 
@@ -32,40 +33,8 @@ const AUTO: INodeParameters = { options: { retryDelayMs: 1 } };
 const FIXED10: INodeParameters = { options: { retryDelayMs: 1, concurrency: 10 } };
 const ONE: INodeParameters = { options: { retryDelayMs: 1, concurrency: 1 } };
 
-const count = (actions: string[]) => actions.reduce<Record<string, number>>((acc, a) => ((acc[a] = (acc[a] ?? 0) + 1), acc), {});
 
-async function timed(harness: Harness, parameters: INodeParameters, items: IDataObject[]) {
-	const started = Date.now();
-	const result = await harness.run({ parameters, items, onError: 'continueRegularOutput' });
-	return { ms: Date.now() - started, actions: result.items.map((item) => String(item.json.action ?? item.json.error)) };
-}
 
-/** Every 50 ms: claims newly written to n8n's store minus `perRow` × the candidates created with `prefix` (claims held for rows not created). */
-function sampleUnsent(prefix: string, perRow = 1) {
-	const fresh = new Set<string>();
-	const record = deduplicator.checkProcessedAndRecord.bind(deduplicator);
-	const spy = jest.spyOn(deduplicator, 'checkProcessedAndRecord').mockImplementation(async (items: DeduplicationItemTypes[], ...rest) => {
-		const result = await record(items, ...rest);
-		for (const item of result.new) if (String(item).startsWith('claim:')) fresh.add(String(item));
-		return result;
-	});
-	const created = () => sandbox().candidates(ALICE.companyId).filter((candidate) => String(candidate.email).startsWith(prefix)).length;
-	const samples: Array<{ at: number; unsent: number }> = [];
-	const started = Date.now();
-	let running = true;
-	const sampling = (async () => {
-		for (; running; await sleep(50)) samples.push({ at: Date.now() - started, unsent: fresh.size - perRow * created() });
-	})();
-	return {
-		samples,
-		max: () => Math.max(...samples.map(({ unsent }) => unsent)),
-		stop: async () => {
-			running = false;
-			await sampling;
-			spy.mockRestore();
-		},
-	};
-}
 
 /** Changes the sandbox's faults at the given times (ms from now) while `work` runs. */
 async function withSchedule<T>(plan: Array<[number, FaultConfig]>, work: () => Promise<T>): Promise<T> {
@@ -131,7 +100,7 @@ describe('claims held', () => {
 		const known = rows(60, `${prefix}k`);
 		sandbox().setFaults({ latencyMs: 100, seed: 5 });
 		expect((await timed(harness, upsertParameters(ONE), known)).actions).toEqual(Array(60).fill('created'));
-		const unsent = sampleUnsent(`${prefix}n`);
+		const unsent = sampleUnsent(sandbox, `${prefix}n`);
 		let second;
 		try {
 			second = await timed(harness, upsertParameters(ONE), [...known, ...rows(110, `${prefix}n`)]);
@@ -150,7 +119,7 @@ describe('claims held', () => {
 		sandbox().setFaults({ latencyMs: 100, seed: 5 });
 		const withSlug = upsertParameters({ ...ONE, candidateSlug: '={{ $json.slug }}' });
 		expect((await timed(harness, withSlug, known)).actions).toEqual(Array(60).fill('created'));
-		const unsent = sampleUnsent(`${prefix}n`);
+		const unsent = sampleUnsent(sandbox, `${prefix}n`);
 		let second;
 		try {
 			second = await timed(harness, withSlug, [...known.map((row) => ({ ...row, slug: ['not', 'text'] })), ...rows(110, `${prefix}n`)]);
@@ -166,7 +135,7 @@ describe('claims held', () => {
 	it('e-mail and phone both set, one request at a time, 100 ms each, 60 new rows: claims held for rows not created (two keys a row)', async () => {
 		sandbox().setFaults({ latencyMs: 100, seed: 5 });
 		const prefix = tag('phone');
-		const unsent = sampleUnsent(prefix, 2);
+		const unsent = sampleUnsent(sandbox, prefix, 2);
 		let result;
 		try {
 			const params = upsertParameters({ ...ONE, phone: '={{ $json.phone }}' });
@@ -182,7 +151,7 @@ describe('claims held', () => {
 	it('the service turns slow mid-run (2 ms, then 300 ms from 3 s), Auto: the window falls to about 13 within 6 s (claims already written drain)', async () => {
 		const pace = windows();
 		const prefix = tag('drop');
-		const unsent = sampleUnsent(prefix);
+		const unsent = sampleUnsent(sandbox, prefix);
 		let result;
 		try {
 			result = await withSchedule([[0, { latencyMs: 2 }], [3000, { latencyMs: 300 }]], async () => await timed(new Harness(emailCredential(sandbox(), ALICE)), upsertParameters(AUTO), rows(250, prefix)));

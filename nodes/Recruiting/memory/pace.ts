@@ -50,8 +50,8 @@ export class Pace {
 
 	/**
 	 * Rows prepared and not taken yet, in the order prepared, and whether this process holds them. Rows
-	 * are taken in input order, so a row prepared before a taken one that was never taken failed its
-	 * checks (or was a Forget): its note leaves with the taken row's, else each such row would widen the window.
+	 * are taken (or forgotten) in input order, so a row prepared before a taken one that was never taken
+	 * failed its checks: its note leaves with the taken row's, else each such row would widen the window.
 	 */
 	private readonly prepared = new Map<string, boolean>();
 
@@ -75,14 +75,18 @@ export class Pace {
 		this.prepared.delete(key);
 	}
 
+	/** A row prepared ahead is done with (taken, or forgotten): its note leaves, and those of the rows prepared before it. */
+	passed(key: string): void {
+		if (!this.prepared.has(key)) return;
+		for (const before of this.prepared.keys()) {
+			this.unnote(before);
+			if (before === key) break;
+		}
+	}
+
 	/** A row is taken: its turn to be sent (or found unchanged) came. `counts`: its time is a sample (a row this process does not hold). */
 	took(key: string, counts: boolean): void {
-		if (this.prepared.has(key)) {
-			for (const before of this.prepared.keys()) {
-				this.unnote(before);
-				if (before === key) break;
-			}
-		}
+		this.passed(key);
 		this.flying.set(key, { since: this.clock.now(), counts });
 		this.samples.add(this.samples.widths, this.flying.size);
 	}

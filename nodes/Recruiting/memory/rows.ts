@@ -223,6 +223,7 @@ export class MemoryRows {
 	 * let go: its claim is removed).
 	 */
 	async forget(key: string, content?: string): Promise<boolean> {
+		this.pace.passed(key);
 		const remembered = this.recall(key);
 		const known = remembered !== undefined;
 		delete this.notebook[key];

@@ -1,0 +1,47 @@
+/**
+ * Measuring the claims a run of Create or Update holds for rows it has not created (the rows it
+ * prepared ahead): test/service/paceBreak.test.ts, heldAheadBreak.test.ts.
+ */
+import type { DeduplicationItemTypes, IDataObject, INodeParameters } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+import type { Harness } from './harness';
+import { deduplicator } from './harness';
+import { ALICE } from './sandbox';
+import type { Sandbox } from '../sandbox/server';
+
+export const count = (actions: string[]) => actions.reduce<Record<string, number>>((acc, a) => ((acc[a] = (acc[a] ?? 0) + 1), acc), {});
+
+/** One run (On Error: Continue): how long it took and each item's action (or error). */
+export async function timed(harness: Harness, parameters: INodeParameters, items: IDataObject[]) {
+	const started = Date.now();
+	const result = await harness.run({ parameters, items, onError: 'continueRegularOutput' });
+	return { ms: Date.now() - started, actions: result.items.map((item) => String(item.json.action ?? item.json.error)) };
+}
+
+/** Every 50 ms: claims newly written to n8n's store minus `perRow` × the candidates created with `prefix` (claims held for rows not created). */
+export function sampleUnsent(sandbox: () => Sandbox, prefix: string, perRow = 1) {
+	const fresh = new Set<string>();
+	const record = deduplicator.checkProcessedAndRecord.bind(deduplicator);
+	const spy = jest.spyOn(deduplicator, 'checkProcessedAndRecord').mockImplementation(async (items: DeduplicationItemTypes[], ...rest) => {
+		const result = await record(items, ...rest);
+		for (const item of result.new) if (String(item).startsWith('claim:')) fresh.add(String(item));
+		return result;
+	});
+	const created = () => sandbox().candidates(ALICE.companyId).filter((candidate) => String(candidate.email).startsWith(prefix)).length;
+	const samples: Array<{ at: number; unsent: number }> = [];
+	const started = Date.now();
+	let running = true;
+	const sampling = (async () => {
+		for (; running; await sleep(50)) samples.push({ at: Date.now() - started, unsent: fresh.size - perRow * created() });
+	})();
+	return {
+		samples,
+		max: () => Math.max(...samples.map(({ unsent }) => unsent)),
+		stop: async () => {
+			running = false;
+			await sampling;
+			spy.mockRestore();
+		},
+	};
+}
