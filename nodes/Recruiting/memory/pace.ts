@@ -60,18 +60,22 @@ export class Pace {
 		private readonly samples: PaceSamples,
 	) {}
 
+	private held = 0;
+
 	/** Rows prepared ahead that this process holds: their asks claim nothing, so they are prepared besides the pace. */
-	heldAhead = 0;
+	get heldAhead(): number {
+		return this.held;
+	}
 
 	/** A row was prepared (its key asked); `held`: this process holds it. */
 	prepare(key: string, held: boolean): void {
 		this.unnote(key);
 		this.prepared.set(key, held);
-		if (held) this.heldAhead++;
+		if (held) this.held++;
 	}
 
 	private unnote(key: string): void {
-		if (this.prepared.get(key) === true) this.heldAhead--;
+		if (this.prepared.get(key) === true) this.held--;
 		this.prepared.delete(key);
 	}
 
