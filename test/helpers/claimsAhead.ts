@@ -10,6 +10,16 @@ import { deduplicator } from './harness';
 import { ALICE } from './sandbox';
 import type { Sandbox } from '../sandbox/server';
 
+/** New rows for a sheet: `count` e-mails under `prefix`, each with a first name (and `extra`). */
+export const sheetRows = (count: number, prefix: string, extra: (index: number) => IDataObject = () => ({})): IDataObject[] =>
+	Array.from({ length: count }, (_, index) => ({ email: `${prefix}.${index}@example.test`, first: `F${index}`, ...extra(index) }));
+
+let runs = 0;
+/** A prefix no other run of the test file uses. */
+export const tag = (name: string) => `${name}${++runs}x${Date.now() % 100000}`;
+/** How many prefixes `tag` gave (phone numbers of a run made unique with it). */
+export const tagged = () => runs;
+
 export const count = (actions: string[]) => actions.reduce<Record<string, number>>((acc, a) => ((acc[a] = (acc[a] ?? 0) + 1), acc), {});
 
 /** One run (On Error: Continue): how long it took and each item's action (or error). */

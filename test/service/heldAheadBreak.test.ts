@@ -11,20 +11,12 @@ import { MIN_AHEAD, Pace } from '../../nodes/Recruiting/memory/pace';
 import { forgetProcessMemory } from '../../nodes/Recruiting/memory/registry';
 import { Harness, deduplicator } from '../helpers/harness';
 import { upsertParameters } from '../helpers/upsert';
-import { count, sampleUnsent, timed } from '../helpers/claimsAhead';
+import { count, sampleUnsent, sheetRows as rows, tag, tagged, timed } from '../helpers/claimsAhead';
 import { ALICE, emailCredential, useSandbox } from '../helpers/sandbox';
 
 const sandbox = useSandbox();
-const rows = (count: number, prefix: string, extra: (index: number) => IDataObject = () => ({})): IDataObject[] =>
-	Array.from({ length: count }, (_, index) => ({ email: `${prefix}.${index}@example.test`, first: `F${index}`, ...extra(index) }));
-
-let runs = 0;
-const tag = (name: string) => `${name}${++runs}x${Date.now() % 100000}`;
 
 const ONE: INodeParameters = { options: { retryDelayMs: 1, concurrency: 1 } };
-
-
-
 
 /** Every 20 ms: claims written to n8n's store since it started and not taken off yet (rows claimed and neither created nor let go). */
 function sampleLive() {
@@ -142,7 +134,7 @@ describe('alias keys', () => {
 	it('Match By phone, e-mail set too, one request at a time, 100 ms each: 60 held rows failing their checks (a slug that is not text), then 60 new rows: claims held for rows not created stay within two a row of the pace', async () => {
 		const harness = new Harness(emailCredential(sandbox(), ALICE));
 		const prefix = tag('phoneheld');
-		const phone = (base: number) => (i: number) => ({ phone: `+49 30 ${base + i + runs * 1000}` });
+		const phone = (base: number) => (i: number) => ({ phone: `+49 30 ${base + i + tagged() * 1000}` });
 		const known = rows(60, `${prefix}k`, phone(3_000_000));
 		sandbox().setFaults({ latencyMs: 100, seed: 5 });
 		const params = upsertParameters({ ...ONE, matchBy: 'phone', phone: '={{ $json.phone }}', candidateSlug: '={{ $json.slug }}' });

@@ -11,30 +11,22 @@
  *   - e-mail and phone both set: two claims a row; a service turning slow: the window follows;
  *     faults and repeated rows: nothing lost, nothing twice.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { INITIAL_AHEAD, MIN_AHEAD, Pace } from '../../nodes/Recruiting/memory/pace';
 import { forgetProcessMemory } from '../../nodes/Recruiting/memory/registry';
 import { Harness } from '../helpers/harness';
 import { upsertParameters } from '../helpers/upsert';
-import { count, sampleUnsent, timed } from '../helpers/claimsAhead';
+import { count, sampleUnsent, sheetRows as rows, tag, tagged, timed } from '../helpers/claimsAhead';
 import { ALICE, emailCredential, useSandbox } from '../helpers/sandbox';
 import type { FaultConfig } from '../sandbox/types';
 
 const sandbox = useSandbox();
-const rows = (count: number, prefix: string, extra: (index: number) => IDataObject = () => ({})): IDataObject[] =>
-	Array.from({ length: count }, (_, index) => ({ email: `${prefix}.${index}@example.test`, first: `F${index}`, ...extra(index) }));
-
-let runs = 0;
-const tag = (name: string) => `${name}${++runs}x${Date.now() % 100000}`;
 
 const AUTO: INodeParameters = { options: { retryDelayMs: 1 } };
 const FIXED10: INodeParameters = { options: { retryDelayMs: 1, concurrency: 10 } };
 const ONE: INodeParameters = { options: { retryDelayMs: 1, concurrency: 1 } };
-
-
-
 
 /** Changes the sandbox's faults at the given times (ms from now) while `work` runs. */
 async function withSchedule<T>(plan: Array<[number, FaultConfig]>, work: () => Promise<T>): Promise<T> {
@@ -139,7 +131,7 @@ describe('claims held', () => {
 		let result;
 		try {
 			const params = upsertParameters({ ...ONE, phone: '={{ $json.phone }}' });
-			result = await timed(new Harness(emailCredential(sandbox(), ALICE)), params, rows(60, prefix, (i) => ({ phone: `+49 40 ${2_000_000 + i + runs * 1000}` })));
+			result = await timed(new Harness(emailCredential(sandbox(), ALICE)), params, rows(60, prefix, (i) => ({ phone: `+49 40 ${2_000_000 + i + tagged() * 1000}` })));
 		} finally {
 			await unsent.stop();
 		}

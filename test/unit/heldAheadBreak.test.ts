@@ -1,7 +1,8 @@
 /**
- * Trying to break memory/pace.ts `heldAhead` directly: it never goes below 0, it is always the
- * number of held rows noted, and once every row prepared was taken (in order, out of order by
- * a few, repeated) it is 0.
+ * memory/pace.ts `heldAhead`, the rows one execution prepared ahead that this process holds: they
+ * are prepared besides the pace, so a note that never left would widen the window for good. It
+ * never goes below 0, it is always the number of held rows noted, and once every row prepared was
+ * taken (in order, out of order by a few, repeated) it is 0.
  */
 import { systemClock } from '../../nodes/Recruiting/memory/clock';
 import { Pace, PaceSamples } from '../../nodes/Recruiting/memory/pace';
@@ -59,6 +60,24 @@ describe('Pace.heldAhead', () => {
 			const trailing = rows.slice(rows.lastIndexOf(last!) + 1);
 			if (last === undefined || trailing.length === 0) expect(pace.heldAhead).toBe(0);
 		}
+	});
+
+	it('notes leave when their rows are taken, and with the first row taken after them when they never are (they failed their checks); a row taken that was not prepared changes nothing', () => {
+		const pace = new Pace(systemClock, new PaceSamples());
+		pace.prepare('a', true);
+		pace.prepare('b', true);
+		pace.prepare('c', false);
+		pace.prepare('d', true);
+		expect(pace.heldAhead).toBe(3);
+		pace.took('a', false);
+		expect(pace.heldAhead).toBe(2);
+		pace.took('x', true);
+		expect(pace.heldAhead).toBe(2);
+		// b failed its checks (never taken): it leaves with c.
+		pace.took('c', true);
+		expect(pace.heldAhead).toBe(1);
+		pace.passed('d'); // forgotten
+		expect(pace.heldAhead).toBe(0);
 	});
 
 	it('a held row prepared twice (its copy further down) is taken once per copy: the count never goes below 0 and ends at 0', () => {
