@@ -58,6 +58,7 @@ export class World {
 	clock(): Clock {
 		return {
 			now: () => this.now,
+			elapsed: () => this.now,
 			sleep: async (ms: number) => await new Promise<void>((resolve) => this.at(ms, resolve)),
 			random: () => this.random(),
 		};

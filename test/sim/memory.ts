@@ -21,7 +21,7 @@
  * creation already under way still lands), Forget Each Input Row (the user deleted the candidates
  * first) and Adopt Given Slugs (the slugs of the candidates the service holds) as executions of
  * their own, store calls that stall between read and write, fail, or fail after their write, and
- * a wall clock that jumps forward. The seed alone decides the order of everything.
+ * a wall clock that jumps forward or back. The seed alone decides the order of everything.
  *
  * Times in the logs are simulated ms (as in the store's trace); after a jump a row's log gives the wall clock's lead.
  */
@@ -72,7 +72,7 @@ export interface Knobs {
 	stall?: number;
 	fail?: number;
 	commitFail?: number;
-	/** Per seed: chance that the wall clock jumps forward (5–150 s) at a random moment. */
+	/** Per seed: chance that the wall clock jumps forward (5–150 s) or back (1–150 s) at a random moment. */
 	jump?: number;
 	/** Per seed: chance of a second wave of executions 2–4 minutes after the first began. */
 	later?: number;
@@ -178,6 +178,7 @@ class SimProcess {
 		const never = <T>() => new Promise<T>(() => undefined);
 		const clock: Clock = {
 			now: () => sim.now(),
+			elapsed: () => world.now,
 			sleep: async (ms: number) => await new Promise<void>((resolve) => world.at(ms, () => (this.dead ? undefined : resolve()))),
 			random: () => world.random(),
 		};
@@ -666,7 +667,8 @@ export class Simulation {
 		}
 		if (this.random() < knobs.jump!) {
 			this.world.at(200 + 8_000 * this.random(), () => {
-				this.jumped += 5_000 + 145_000 * this.random();
+				// forward 5–150 s, or back 1–150 s (an NTP step, a VM resumed): the wall clock, never the time that passes
+				this.jumped += this.random() < 0.5 ? 5_000 + 145_000 * this.random() : -(1_000 + 149_000 * this.random());
 				this.event('clock jump');
 			});
 		}

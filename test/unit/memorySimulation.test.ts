@@ -49,7 +49,7 @@ export const scenarios: Scenario[] = [
 	{ name: 'a service outage (no creation answered for 1–6 s)', knobs: { ...BASE, outage: 1, stop: 0.15, later: 0.5 } },
 	{ name: 'Forget Each Input Row and Adopt Given Slugs during the claims', knobs: { ...BASE, forget: 0.8, adopt: 0.8, later: 0.5 } },
 	{ name: 'store calls that fail, fail after their write, or stall', knobs: { ...BASE, fail: 0.03, commitFail: 0.03, stall: 0.02, later: 0.5 } },
-	{ name: 'a wall clock that jumps forward 5–150 s', knobs: { ...BASE, jump: 1, stop: 0.15, later: 0.5 } },
+	{ name: 'a wall clock that jumps forward 5–150 s or back 1–150 s, while store calls now and then stall', knobs: { ...BASE, jump: 1, stall: 0.02, stop: 0.15, later: 0.5 } },
 	{
 		name: 'everything at once',
 		knobs: { ...BASE, stop: 0.25, kill: 0.5, outage: 0.5, forget: 0.5, adopt: 0.5, fail: 0.02, commitFail: 0.02, stall: 0.01, jump: 0.5, later: 0.6 },

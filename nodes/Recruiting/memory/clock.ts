@@ -1,15 +1,29 @@
 /**
- * Where the journal's time comes from: n8n's `sleep` and the system clock in n8n; a simulated
- * clock in the simulation of the claims (test/sim/claims.ts), which then decides the order of
- * every wait and every store call from a seed.
+ * Where the journal's time comes from: n8n's `sleep`, the system's clocks in n8n; a simulated
+ * clock in the simulations (test/sim/claims.ts, test/sim/memory.ts), which then decides the order
+ * of every wait and every store call from a seed.
  */
 import { sleep } from 'n8n-workflow';
 
 export interface Clock {
+	/** The wall clock (ms since 1970): only for what other processes read (the minute of an asking mark, marks.ts). */
 	now(): number;
+	/**
+	 * The time that passes in this process (ms, monotonic): every duration and deadline of the
+	 * memory (a store call's length, the wait, how long an answer counts, the pace). A wall clock
+	 * set forward or back (an NTP step, a machine resumed) does not move it: set back during a slow
+	 * store call, the wall clock would hide that call, and the timing assumption (contest.ts) would
+	 * go unseen; set forward, it would make a quick call look slow and refuse rows for nothing.
+	 */
+	elapsed(): number;
 	sleep(ms: number): Promise<void>;
 	/** Uniform in [0, 1): the jitter of the check's later rounds. */
 	random(): number;
 }
 
-export const systemClock: Clock = { now: () => Date.now(), sleep: async (ms) => await sleep(ms), random: () => Math.random() };
+export const systemClock: Clock = {
+	now: () => Date.now(),
+	elapsed: () => performance.now(),
+	sleep: async (ms) => await sleep(ms),
+	random: () => Math.random(),
+};

@@ -161,8 +161,9 @@ export class Contest {
 		if (!this.flushing) void this.flush();
 	}
 
-	protected get now(): number {
-		return this.timing.clock.now();
+	/** The time that passes in this process (clock.ts `elapsed`): every duration here. */
+	protected get elapsed(): number {
+		return this.timing.clock.elapsed();
 	}
 
 	/** One call (values other rows asked meanwhile ride along: a row's content, another batch's claims). */
@@ -185,7 +186,7 @@ export class Contest {
 	 * line once that removal has landed (storeCalls.ts `removeKeys`).
 	 */
 	protected ask(key: string, before: Row | undefined): Row {
-		const row: Row = { answer: Promise.resolve('taken'), at: this.now, users: before?.users ?? new Set(), sent: false, kept: false, unknown: false, own: before?.own ?? new Set() };
+		const row: Row = { answer: Promise.resolve('taken'), at: this.elapsed, users: before?.users ?? new Set(), sent: false, kept: false, unknown: false, own: before?.own ?? new Set() };
 		this.rows.set(key, row);
 		const enter = async () => await new Promise<Standing>((resolve, reject) => this.waiting.push({ key, resolve, reject }));
 		// Its claim and race, this process's own win, still on the list (their removal call has not started): its own again.
@@ -198,7 +199,7 @@ export class Contest {
 		});
 		row.answer.then(
 			(standing) => {
-				[row.settled, row.at] = [standing, this.now];
+				[row.settled, row.at] = [standing, this.elapsed];
 				if (standing === 'mine') this.timing.forget(key);
 			},
 			() => {

@@ -87,7 +87,7 @@ export class Journal extends Contest {
 	async standing(key: string, visit: number, ahead = false): Promise<Standing> {
 		if (!this.available) return 'mine';
 		let row = this.rows.get(key);
-		if (!row || (row.settled !== undefined && row.settled !== 'mine' && this.now - row.at > ANSWER_MS)) {
+		if (!row || (row.settled !== undefined && row.settled !== 'mine' && this.elapsed - row.at > ANSWER_MS)) {
 			if (this.dropped !== true) this.dropped.delete(key);
 			row = this.ask(key, row);
 		}
@@ -151,7 +151,7 @@ export class Journal extends Contest {
 	async explain(key: string, print: string): Promise<Explained> {
 		if (!this.available) return 'known';
 		const [done, done2] = doneOf(key, print);
-		const minute = minuteAt(this.now);
+		const minute = minuteAt(this.timing.clock.now());
 		const asking = [askingOf(key, minute), askingOf(key, minute - 1)];
 		const asked = [claimOf(key), done, ...asking];
 		const there = await this.store.recordTogether(asked);

@@ -91,14 +91,14 @@ export class Pace {
 	/** A row is taken: its turn to be sent (or found unchanged) came. `counts`: its time is a sample (a row this process does not hold). */
 	took(key: string, counts: boolean): void {
 		this.passed(key);
-		this.flying.set(key, { since: this.clock.now(), counts });
+		this.flying.set(key, { since: this.clock.elapsed(), counts });
 		this.samples.add(this.samples.widths, this.flying.size);
 	}
 
 	/** The row's turn came, or its decision: the time since it was taken does not count. */
 	ready(key: string): void {
 		const row = this.flying.get(key);
-		if (row) row.since = this.clock.now();
+		if (row) row.since = this.clock.elapsed();
 	}
 
 	/** Something of the row went to the service (a row refused or found unchanged takes about 1 ms: no sample). */
@@ -121,7 +121,7 @@ export class Pace {
 		const row = this.flying.get(key);
 		if (row === undefined) return;
 		this.flying.delete(key);
-		if (row.counts && row.sent === true) this.samples.add(this.samples.times, this.clock.now() - row.since);
+		if (row.counts && row.sent === true) this.samples.add(this.samples.times, this.clock.elapsed() - row.since);
 	}
 
 	/** Rows to prepare ahead: 1.5 times the rows this execution could send in one decision (`decisionMs`), between `MIN_AHEAD` and `most`. */

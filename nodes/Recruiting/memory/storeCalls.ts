@@ -74,13 +74,13 @@ export class StoreCalls {
 	private async call<T>(work: () => Promise<T>): Promise<T> {
 		const clock = this.timing.clock;
 		return await this.timing.inTurn(' journal', async () => {
-			const pause = this.lastEnd + this.longestMs - clock.now();
+			const pause = this.lastEnd + this.longestMs - clock.elapsed();
 			if (pause > 0) await clock.sleep(pause);
-			const started = clock.now();
+			const started = clock.elapsed();
 			try {
 				return await work();
 			} finally {
-				this.lastEnd = clock.now();
+				this.lastEnd = clock.elapsed();
 				const took = this.lastEnd - started;
 				const recent = this.timing.recentCallsMs;
 				recent.push(took);
@@ -115,7 +115,7 @@ export class StoreCalls {
 
 	/** Waits `ms`, then writes `values` (as `recordTogether`); a call that would start just before goes with them. */
 	async recordAfter(ms: number, values: string[]): Promise<Set<string>> {
-		const at = this.timing.clock.now() + ms;
+		const at = this.timing.clock.elapsed() + ms;
 		this.due.add(at);
 		try {
 			await this.timing.clock.sleep(ms);
@@ -170,8 +170,8 @@ export class StoreCalls {
 				// 1.2 s on a large list).
 				const clock = this.timing.clock;
 				await Promise.resolve();
-				const start = Math.max(clock.now(), this.lastEnd + this.longestMs);
-				const soon = Math.max(0, ...[...this.due].filter((at) => at - start <= this.longestMs).map((at) => at - clock.now()));
+				const start = Math.max(clock.elapsed(), this.lastEnd + this.longestMs);
+				const soon = Math.max(0, ...[...this.due].filter((at) => at - start <= this.longestMs).map((at) => at - clock.elapsed()));
 				if (soon > 0) await clock.sleep(soon + 1);
 				this.beforeCall?.();
 				const batch = this.queued.splice(0);

@@ -1,0 +1,67 @@
+/**
+ * The journal times its store calls by the time that passes in the process (clock.ts `elapsed`),
+ * never by the wall clock: a wall clock set back during a slow call (an NTP step, a machine
+ * resumed) would hide that call, so the process would trust contests the timing assumption no
+ * longer covers; set forward during a quick one, it made the call look slow and refused rows for
+ * nothing. The whole-memory simulation measures both (test/unit/memorySimulation.test.ts, the
+ * scenario "a wall clock that jumps"; docs/sync-memory.md).
+ */
+import type { Clock } from '../../nodes/Recruiting/memory/clock';
+import { systemClock } from '../../nodes/Recruiting/memory/clock';
+import { MIN_WAIT_MS, StoreCalls } from '../../nodes/Recruiting/memory/storeCalls';
+
+/** A process's clocks by hand: `wall` can be set anywhere, `passed` only grows. */
+function clocks() {
+	const state = { wall: 1_800_000_000_000, passed: 0 };
+	const clock: Clock = {
+		now: () => state.wall,
+		elapsed: () => state.passed,
+		sleep: async (ms) => {
+			state.wall += ms;
+			state.passed += ms;
+			await Promise.resolve();
+		},
+		random: () => 0.5,
+	};
+	return { state, clock };
+}
+
+/** The process's store calls, each taking `takes` ms and moving the wall clock by `step` ms meanwhile. */
+function calls(takes: number, step: number) {
+	const { state, clock } = clocks();
+	const recentCallsMs: number[] = [];
+	const store = new StoreCalls({ clock, inTurn: async (_key, work) => await work(), recentCallsMs });
+	store.helpers = {
+		checkProcessedAndRecord: async () => {
+			state.passed += takes;
+			state.wall += takes + step;
+			return { processed: [] };
+		},
+	};
+	return { store, recentCallsMs };
+}
+
+describe('store calls are timed by the time that passes, not by the wall clock', () => {
+	it('a call of 1.5 s during which the wall clock is set back 5 s counts as slow (the contests open during it are not trusted)', async () => {
+		const { store, recentCallsMs } = calls(1_500, -5_000);
+		await store.recordTogether(['claim:a']);
+		expect(recentCallsMs).toEqual([1_500]);
+		expect(store.slowCalls).toBe(1);
+		expect(store.slowestMs).toBe(1_500);
+	});
+
+	it('a call of 20 ms during which the wall clock is set forward 60 s is a quick call', async () => {
+		const { store, recentCallsMs } = calls(20, 60_000);
+		await store.recordTogether(['claim:a']);
+		await store.recordTogether(['claim:b']);
+		expect(recentCallsMs).toEqual([20, 20]);
+		expect(store.slowCalls).toBe(0);
+		expect(store.longestMs).toBeLessThan(MIN_WAIT_MS);
+	});
+
+	it("n8n's clock: the time that passes never goes back", () => {
+		const readings = Array.from({ length: 1_000 }, () => systemClock.elapsed());
+		expect(readings.every((reading, index) => index === 0 || reading >= readings[index - 1])).toBe(true);
+		expect(Math.abs(systemClock.now() - Date.now())).toBeLessThan(1_000);
+	});
+});
