@@ -177,7 +177,7 @@ class SimProcess {
 		const world = sim.world;
 		const never = <T>() => new Promise<T>(() => undefined);
 		const clock: Clock = {
-			now: () => sim.now(),
+			now: () => sim.wall(),
 			elapsed: () => world.now,
 			sleep: async (ms: number) => await new Promise<void>((resolve) => world.at(ms, () => (this.dead ? undefined : resolve()))),
 			random: () => world.random(),
@@ -304,7 +304,13 @@ export class Simulation {
 		this.knobs = { stop: 0, kill: 0, outage: 0, noAnswer: 0, refused: 0, forget: 0, adopt: 0, stall: 0, fail: 0, commitFail: 0, jump: 0, later: 0, manual: 0, changed: 0, ...knobs };
 	}
 
+	/** The true time: every event the judge records and compares (a wall clock set back must not reorder them). */
 	now(): number {
+		return this.world.now;
+	}
+
+	/** The processes' wall clock (`Clock.now`): the true time and the jump. */
+	wall(): number {
 		return this.world.now + this.jumped;
 	}
 

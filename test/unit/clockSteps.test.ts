@@ -1,9 +1,9 @@
 /**
  * The journal times its store calls by the time that passes in the process (clock.ts `elapsed`),
- * never by the wall clock: a wall clock set back during a slow call (an NTP step, a machine
- * resumed) would hide that call, so the process would trust contests the timing assumption no
- * longer covers; set forward during a quick one, it made the call look slow and refused rows for
- * nothing. The whole-memory simulation measures both (test/unit/memorySimulation.test.ts, the
+ * and a call counts as too slow to trust when either that or the wall clock says so: a wall
+ * clock set back during a slow call (an NTP step) hid that call, so the process trusted contests
+ * the timing assumption no longer covers; the time that passes does not count a machine suspended
+ * during a call (test/unit/clockBreak.test.ts). The whole-memory simulation measures both (test/unit/memorySimulation.test.ts, the
  * scenario "a wall clock that jumps"; docs/sync-memory.md).
  */
 import type { Clock } from '../../nodes/Recruiting/memory/clock';
@@ -35,13 +35,13 @@ function calls(takes: number, step: number) {
 		checkProcessedAndRecord: async () => {
 			state.passed += takes;
 			state.wall += takes + step;
-			return { processed: [] };
+			return { new: [], processed: [] };
 		},
 	};
 	return { store, recentCallsMs };
 }
 
-describe('store calls are timed by the time that passes, not by the wall clock', () => {
+describe('store calls are timed by the time that passes; too slow to trust by either clock', () => {
 	it('a call of 1.5 s during which the wall clock is set back 5 s counts as slow (the contests open during it are not trusted)', async () => {
 		const { store, recentCallsMs } = calls(1_500, -5_000);
 		await store.recordTogether(['claim:a']);
@@ -50,13 +50,19 @@ describe('store calls are timed by the time that passes, not by the wall clock',
 		expect(store.slowestMs).toBe(1_500);
 	});
 
-	it('a call of 20 ms during which the wall clock is set forward 60 s is a quick call', async () => {
+	it('a call of 20 ms during which the wall clock moves 60 s forward: 20 ms for the spacing and the wait, but too slow to trust (a machine suspended during it looks the same)', async () => {
 		const { store, recentCallsMs } = calls(20, 60_000);
 		await store.recordTogether(['claim:a']);
 		await store.recordTogether(['claim:b']);
 		expect(recentCallsMs).toEqual([20, 20]);
-		expect(store.slowCalls).toBe(0);
 		expect(store.longestMs).toBeLessThan(MIN_WAIT_MS);
+		expect(store.slowCalls).toBe(2);
+	});
+
+	it('a call of 20 ms while the wall clock stays: quick', async () => {
+		const { store } = calls(20, 0);
+		await store.recordTogether(['claim:a']);
+		expect(store.slowCalls).toBe(0);
 	});
 
 	it("n8n's clock: the time that passes never goes back", () => {

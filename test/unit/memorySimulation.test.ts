@@ -72,6 +72,8 @@ interface Totals {
 	twiceSlowWrite: number;
 	refusedWrongly: number;
 	falseReason: number;
+	/** Rows answered `unchanged` without their slug (`same`) with a content that never reached the service: the change is never sent. */
+	falseSame: number;
 	heldAtEnd: number;
 	strandedByKill: number;
 	failed: number;
@@ -86,7 +88,7 @@ const add = (into: Record<string, number>, from: Record<string, number>) => {
 };
 
 async function runScenario(index: number, scenario: Scenario): Promise<Totals> {
-	const totals: Totals = { seeds: 0, rows: 0, processes: 0, executions: 0, created: 0, twice: 0, twiceForgetDuring: 0, twiceSlowWrite: 0, refusedWrongly: 0, falseReason: 0, heldAtEnd: 0, strandedByKill: 0, failed: 0, refusals: {}, events: {}, failures: [], refusalSeeds: [] };
+	const totals: Totals = { seeds: 0, rows: 0, processes: 0, executions: 0, created: 0, twice: 0, twiceForgetDuring: 0, twiceSlowWrite: 0, refusedWrongly: 0, falseReason: 0, falseSame: 0, heldAtEnd: 0, strandedByKill: 0, failed: 0, refusals: {}, events: {}, failures: [], refusalSeeds: [] };
 	for (const seed of seeds(10_000 * (index + 1))) {
 		const simulation = new Simulation(seed, scenario.knobs);
 		const trace = setting('MEMSIM_TRACE');
@@ -102,6 +104,7 @@ async function runScenario(index: number, scenario: Scenario): Promise<Totals> {
 		totals.twiceSlowWrite += outcome.twiceSlowWrite.length;
 		totals.refusedWrongly += outcome.wrong.filter((wrong) => wrong.property === 2).length;
 		totals.falseReason += outcome.wrong.filter((wrong) => wrong.property === 3).length;
+		totals.falseSame += outcome.wrong.filter((wrong) => wrong.why === 'same').length;
 		totals.heldAtEnd += outcome.heldAtEnd;
 		totals.strandedByKill += outcome.strandedByKill;
 		totals.failed += outcome.failed;
@@ -124,7 +127,7 @@ const summary = (scenario: Scenario, totals: Totals) =>
 	[
 		`${scenario.name}: ${totals.seeds} seeds, ${totals.processes} processes, ${totals.executions} executions, ${totals.rows} rows, ${totals.created} created;`,
 		`created twice ${totals.twice} (after a Forget during their claims ${totals.twiceForgetDuring}, after a write slower than every wait ${totals.twiceSlowWrite});`,
-		`refused wrongly ${totals.refusedWrongly}; false reasons ${totals.falseReason}; held at the end (true) ${totals.heldAtEnd} (claims of a killed process ${totals.strandedByKill}); failed on store errors ${totals.failed};`,
+		`refused wrongly ${totals.refusedWrongly}; false reasons ${totals.falseReason} (unchanged by a content never sent ${totals.falseSame}); held at the end (true) ${totals.heldAtEnd} (claims of a killed process ${totals.strandedByKill}); failed on store errors ${totals.failed};`,
 		`answers ${JSON.stringify(totals.refusals)}; events ${JSON.stringify(totals.events)}`,
 	].join(' ');
 
@@ -138,7 +141,12 @@ describe('the whole memory of Create or Update in a deterministic simulation', (
 			if (totals.failures.length > 0) throw new Error(`${scenario.name}:\n${totals.failures.slice(0, 10).join('\n')}${totals.failures.length > 10 ? `\n… ${totals.failures.length - 10} more seeds` : ''}`);
 			// Where no process is killed and no store call fails, no row that was never sent is refused once the others ended.
 			if (index === 0) expect(totals.refusedWrongly).toBe(0);
+			// Where no store call stalls or fails, a row is answered `unchanged` by a content that never reached the service at most
+			// once in 500 rows: a false pair restored by a write that read before its removal, after the marks guarding it went
+			// (docs/sync-memory.md, "Reading without writing": at 2,000 seeds 215 in 32,000 rows before a false second half was taken
+			// off again with the marks, 51 since; 9 of the 960 rows of npm test's 60 seeds before).
+			if (index === 0) expect(totals.falseSame).toBeLessThanOrEqual(Math.ceil(totals.rows / 500));
 		};
-		it(`${scenario.name}: nothing created twice${index === 0 ? ', nothing refused wrongly' : ''}`, check, 600_000);
+		it(`${scenario.name}: nothing created twice${index === 0 ? ', nothing refused wrongly, hardly a row unchanged by a content never sent' : ''}`, check, 600_000);
 	}
 });

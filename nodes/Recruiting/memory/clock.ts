@@ -10,10 +10,10 @@ export interface Clock {
 	now(): number;
 	/**
 	 * The time that passes in this process (ms, monotonic): every duration and deadline of the
-	 * memory (a store call's length, the wait, how long an answer counts, the pace). A wall clock
-	 * set forward or back (an NTP step, a machine resumed) does not move it: set back during a slow
-	 * store call, the wall clock would hide that call, and the timing assumption (contest.ts) would
-	 * go unseen; set forward, it would make a quick call look slow and refuse rows for nothing.
+	 * memory (a store call's length, the spacing, the wait, how long an answer counts, the pace). A
+	 * wall clock set forward or back (an NTP step) does not move it. It does not count a machine
+	 * suspended either (Linux's CLOCK_MONOTONIC), so a call counts as too slow to trust when either
+	 * clock says so (storeCalls.ts `call`): set back during a slow call, the wall clock alone hid it.
 	 */
 	elapsed(): number;
 	sleep(ms: number): Promise<void>;

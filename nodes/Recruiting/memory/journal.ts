@@ -27,18 +27,20 @@ const ENSURE_ROUNDS = 4;
 export const ANSWER_MS = 30_000;
 
 /**
- * One journal per process and node memory (it lives in the registry's `Shared`): the executions
- * of the node that overlap in this process ask each row once and contest it as one, so that they
- * never refuse each other; they take turns per row (registry.ts) instead. Each execution is a
- * visit (`begin`, `end`): what one execution's end takes off the store is only what no other
- * running execution of the process still uses.
+ * One journal per process and node memory (in the registry's `Shared`): the node's executions that
+ * overlap in this process ask each row once and contest it as one, so they never refuse each other;
+ * they take turns per row (registry.ts). Each execution is a visit (`begin`, `end`): an end takes off
+ * the store only what no other running execution of the process still uses.
  */
 export class Journal extends Contest {
 	/** Running executions (visits) and the rows each created or remembered: checked at its end. */
 	private readonly visits = new Map<number, Set<string>>();
 
-	/** Asking marks this process wrote and took off again: taken off once more at the end of a visit (a write that read before may have brought them back). */
-	private readonly asked = new Set<string>();
+	/** What asks of this process wrote and took off (asking marks, a confirming ask's second content half), with row and time: off again at an end. */
+	private readonly asked = new Map<string, { key: string; at: number }>();
+
+	/** Rows an ask of this process is explaining: their marks stay until it took its own writes off (one minute's marks are alike). */
+	private readonly explaining: string[] = [];
 
 	/** Content marks written by this process (row key → its pair): checked with the claims at the end of a visit. */
 	private readonly contents = new Map<string, readonly string[]>();
@@ -47,7 +49,6 @@ export class Journal extends Contest {
 	private readonly background = new Set<Promise<unknown>>();
 
 	private nextVisit = 1;
-
 
 	/** Rows forgotten in this process while executions run (`true`: all of them): an execution still running that remembers one does not claim it again. */
 	private dropped: Set<string> | true = new Set<string>();
@@ -79,11 +80,7 @@ export class Journal extends Contest {
 		return visit;
 	}
 
-	/**
-	 * What the journal says of a row (asked once for the process's overlapping executions; rows asked
-	 * together share their calls). `ahead`: asked for a row prepared ahead, whose answer is not
-	 * awaited yet (contest.ts `ask`: with a slow store, such rows are asked in batches).
-	 */
+	/** A row's standing, asked once for the process's overlapping executions; `ahead`: a row prepared ahead, its answer not awaited yet (contest.ts `ask`). */
 	async standing(key: string, visit: number, ahead = false): Promise<Standing> {
 		if (!this.available) return 'mine';
 		let row = this.rows.get(key);
@@ -146,7 +143,9 @@ export class Journal extends Contest {
 	 * asks its claim and its content, and writes this asker's `asking` mark: another asker's mark
 	 * there, nothing read now can be told from that asker's false writes (`busy` this time). The
 	 * content counts only with its pair, asked in a call of its own. What the asks wrote only by
-	 * asking (the asking mark too) is taken off again.
+	 * asking is taken off; the marks and a false second half again at an end (`asked`: a write that read
+	 * before the removal brings them back, and the marks alone taken off again left a false pair
+	 * unguarded). Not the first half: every ask writes it, and it would take true pairs with it.
 	 */
 	async explain(key: string, print: string): Promise<Explained> {
 		if (!this.available) return 'known';
@@ -154,18 +153,21 @@ export class Journal extends Contest {
 		const minute = minuteAt(this.timing.clock.now());
 		const asking = [askingOf(key, minute), askingOf(key, minute - 1)];
 		const asked = [claimOf(key), done, ...asking];
-		const there = await this.store.recordTogether(asked);
-		const wrote = asked.filter((value) => !there.has(value));
 		let explained: Explained = 'known';
-		if (!there.has(claimOf(key))) explained = 'gone';
-		else if (asking.some((value) => there.has(value))) explained = 'busy';
-		else if (there.has(done)) {
-			const confirmed = (await this.store.recordTogether([done2])).has(done2);
-			if (confirmed) explained = 'same';
-			else wrote.push(done2, done);
+		const wrote: string[] = [];
+		this.explaining.push(key);
+		try {
+			const there = await this.store.recordTogether(asked);
+			wrote.push(...asked.filter((value) => !there.has(value)));
+			if (!there.has(claimOf(key))) explained = 'gone';
+			else if (asking.some((value) => there.has(value))) explained = 'busy';
+			else if (there.has(done) && (await this.store.recordTogether([done2])).has(done2)) explained = 'same';
+			else if (there.has(done)) wrote.push(done2, done);
+			await this.remove(wrote);
+		} finally {
+			this.explaining.splice(this.explaining.indexOf(key), 1);
 		}
-		await this.remove(wrote);
-		for (const value of wrote) if (asking.includes(value)) this.asked.add(value);
+		for (const value of wrote) if (value !== claimOf(key) && value !== done) this.asked.set(value, { key, at: this.elapsed });
 		if (explained === 'gone') {
 			for (const token of this.rows.get(key)?.own ?? []) this.loose.add(token);
 			this.rows.delete(key);
@@ -231,9 +233,8 @@ export class Journal extends Contest {
 		const marks = new Map(contents);
 		const checked = (key: string) => [claimOf(key), ...(marks.get(key) ?? [])];
 		let written = 0;
-		// After the wait, every call that read before this process's last write has landed: what is there then stays. One
-		// call looks and writes again what is missing (with its race: a row whose claim a write dropped later is then
-		// refused, not created again); what it wrote is looked at after another wait.
+		// After the wait, every call that read before this process's last write has landed: what is there stays. One call looks and
+		// writes again what is missing (with its race: a row whose claim a write dropped is then refused, not created again).
 		for (let round = 0; round < ENSURE_ROUNDS && missing.length > 0; round++) {
 			await (round === 0 ? waited : this.timing.clock.sleep(this.waitMs));
 			const there = new Set<string>();
@@ -241,18 +242,19 @@ export class Journal extends Contest {
 			if (round === 0) written = missing.filter((key) => !there.has(claimOf(key))).length;
 			missing = missing.filter((key) => checked(key).some((value) => !there.has(value)));
 		}
-		// Asking marks and tokens only guard: once every write that read before they were taken off has landed, off again
-		// (such a write brings them back).
-		// (With a slow store, tokens go once: a call more at the end costs a second or more, a token left is one entry of hundreds of thousands.)
-		const again = [...this.asked, ...(this.lazy ? [] : leaving)];
-		this.asked.clear();
-		if (again.length > 0) {
+		// What asks wrote, and tokens: off again once every write that read before their removal landed (a true pair's second half
+		// written meanwhile may go too: the row reads as changed, never as sent); not a row an ask explains now (its guarding marks
+		// would go first). With a slow store tokens go once: a call more costs a second or more, a token left is one of 100,000s.
+		if (this.asked.size > 0 || (!this.lazy && leaving.size > 0)) {
 			await removed;
-			await this.remove(again);
+			const due = Math.max(0, ...[...this.asked.values()].map(({ at }) => at + this.waitMs - this.elapsed));
+			if (due > 0) await this.timing.clock.sleep(due);
+			const again = [...this.asked].flatMap(([value, { key }]) => (this.explaining.includes(key) ? [] : [value]));
+			for (const value of again) this.asked.delete(value);
+			await this.remove([...again, ...(this.lazy ? [] : leaving)]);
 		}
-		// Claims are not removed a second time after the wait: by then another process may have claimed the row afresh (the
-		// simulation found that). A write that read before the removal and landed after it can bring a released
-		// claim back: that row is then refused as "may already exist", never created twice.
+		// Claims are not removed a second time: by then another process may have claimed the row afresh (the simulation found that).
+		// A write that read before the removal and landed after it can bring a released claim back: refused, never created twice.
 		return written;
 	}
 
