@@ -10,6 +10,7 @@
  * slug is explained (`explain`): sent with this content, read by another asker at this moment,
  * known (it may exist), or gone.
  */
+import { Asks } from './asks';
 import type { Explained } from './marks';
 import { askingOf, claimOf, doneOf, minuteAt, raceOf } from './marks';
 import type { Row, Standing } from './contest';
@@ -36,11 +37,8 @@ export class Journal extends Contest {
 	/** Running executions (visits) and the rows each created or remembered: checked at its end. */
 	private readonly visits = new Map<number, Set<string>>();
 
-	/** What asks of this process wrote and took off (asking marks, a confirming ask's second content half), with row and time: off again at an end. */
-	private readonly asked = new Map<string, { key: string; at: number }>();
-
-	/** Rows an ask of this process is explaining: their marks stay until it took its own writes off (one minute's marks are alike). */
-	private readonly explaining: string[] = [];
+	/** What asks of this process wrote only by asking: taken off again at an end (asks.ts). */
+	private readonly asks = new Asks();
 
 	/** Content marks written by this process (row key → its pair): checked with the claims at the end of a visit. */
 	private readonly contents = new Map<string, readonly string[]>();
@@ -139,13 +137,10 @@ export class Journal extends Contest {
 	}
 
 	/**
-	 * What the journal tells of a row known without its slug here (marks.ts `Explained`). One call
-	 * asks its claim and its content, and writes this asker's `asking` mark: another asker's mark
-	 * there, nothing read now can be told from that asker's false writes (`busy` this time). The
-	 * content counts only with its pair, asked in a call of its own. What the asks wrote only by
-	 * asking is taken off; the marks and a false second half again at an end (`asked`: a write that read
-	 * before the removal brings them back, and the marks alone taken off again left a false pair
-	 * unguarded). Not the first half: every ask writes it, and it would take true pairs with it.
+	 * What the journal tells of a row known without its slug here (marks.ts `Explained`): one call asks its claim and
+	 * content with this asker's `asking` mark (another's there: `busy`, its false writes cannot be told); the content
+	 * counts only with its pair, asked in a call of its own. What asks wrote is taken off, again at an end (asks.ts); an
+	 * answer of a call made twice may show this ask's own writes: nothing is told from it.
 	 */
 	async explain(key: string, print: string): Promise<Explained> {
 		if (!this.available) return 'known';
@@ -153,21 +148,25 @@ export class Journal extends Contest {
 		const minute = minuteAt(this.timing.clock.now());
 		const asking = [askingOf(key, minute), askingOf(key, minute - 1)];
 		const asked = [claimOf(key), done, ...asking];
-		let explained: Explained = 'known';
-		const wrote: string[] = [];
-		this.explaining.push(key);
+		// This process's own content pair (in line or written) is never one of its false writes.
+		const mine = new Set(this.contents.get(key) ?? []);
+		let [explained, wrote]: [Explained, string[]] = ['known', []];
+		this.asks.begin(key);
 		try {
 			const there = await this.store.recordTogether(asked);
-			wrote.push(...asked.filter((value) => !there.has(value)));
-			if (!there.has(claimOf(key))) explained = 'gone';
-			else if (asking.some((value) => there.has(value))) explained = 'busy';
-			else if (there.has(done) && (await this.store.recordTogether([done2])).has(done2)) explained = 'same';
-			else if (there.has(done)) wrote.push(done2, done);
-			await this.remove(wrote);
+			const retried = this.store.wasRetried(there);
+			wrote = asked.filter((value) => !there.has(value) || (retried && value !== claimOf(key)));
+			if (!retried && !there.has(claimOf(key))) explained = 'gone';
+			else if (!retried && asking.some((value) => there.has(value))) explained = 'busy';
+			else if (!retried && there.has(done)) {
+				const second = await this.store.recordTogether([done2]);
+				if (second.has(done2) && !this.store.wasRetried(second)) explained = 'same';
+				else wrote.push(done2, done);
+			}
+			await this.remove(wrote.filter((value) => !mine.has(value)));
 		} finally {
-			this.explaining.splice(this.explaining.indexOf(key), 1);
+			this.asks.end(key, wrote.filter((value) => value !== claimOf(key) && value !== done && !mine.has(value)), this.elapsed);
 		}
-		for (const value of wrote) if (value !== claimOf(key) && value !== done) this.asked.set(value, { key, at: this.elapsed });
 		if (explained === 'gone') {
 			for (const token of this.rows.get(key)?.own ?? []) this.loose.add(token);
 			this.rows.delete(key);
@@ -186,6 +185,7 @@ export class Journal extends Contest {
 		if (print === undefined) this.contents.delete(key);
 		else {
 			this.contents.set(key, doneOf(key, print));
+			this.asks.sent(doneOf(key, print));
 			// With a slow store, it goes with the next call the rows need (or the end's).
 			this.later(this.store.recordTogether([...doneOf(key, print)], this.lazy));
 		}
@@ -242,16 +242,16 @@ export class Journal extends Contest {
 			if (round === 0) written = missing.filter((key) => !there.has(claimOf(key))).length;
 			missing = missing.filter((key) => checked(key).some((value) => !there.has(value)));
 		}
-		// What asks wrote, and tokens: off again once every write that read before their removal landed (a true pair's second half
-		// written meanwhile may go too: the row reads as changed, never as sent); not a row an ask explains now (its guarding marks
-		// would go first). With a slow store tokens go once: a call more costs a second or more, a token left is one of 100,000s.
-		if (this.asked.size > 0 || (!this.lazy && leaving.size > 0)) {
+		// What asks wrote (asks.ts), and tokens: off again once every write that read before their removal landed (a true pair's
+		// second half another process wrote meanwhile may go too: the row reads as changed, never as sent). With a slow store tokens
+		// go once: a call more costs a second or more, a token left is one of 100,000s.
+		if (this.asks.size > 0 || (!this.lazy && leaving.size > 0)) {
 			await removed;
-			const due = Math.max(0, ...[...this.asked.values()].map(({ at }) => at + this.waitMs - this.elapsed));
+			const due = this.asks.dueIn(this.elapsed, this.waitMs);
 			if (due > 0) await this.timing.clock.sleep(due);
-			const again = [...this.asked].flatMap(([value, { key }]) => (this.explaining.includes(key) ? [] : [value]));
-			for (const value of again) this.asked.delete(value);
+			const again = this.asks.ready(new Set([...contents, ...this.contents].flatMap(([, pair]) => pair)));
 			await this.remove([...again, ...(this.lazy ? [] : leaving)]);
+			this.asks.gone(again);
 		}
 		// Claims are not removed a second time: by then another process may have claimed the row afresh (the simulation found that).
 		// A write that read before the removal and landed after it can bring a released claim back: refused, never created twice.

@@ -1,0 +1,238 @@
+/**
+ * Trying to break commit e9d7f34 (journal.ts `explain`, `end`: the second removal of a confirming
+ * ask's false second half, `asked`, `explaining`) with the claims simulation (test/sim/claims.ts:
+ * the real Journal over the model of n8n's store, simulated time). Every store call here reads and
+ * writes within 1 s (the timing assumption holds). By a helper that had not seen the change: five
+ * of these failed on e9d7f34 (a true half taken off, a failed removal or a call made twice leaving a
+ * false pair or marks); fixed with asks.ts (what asks wrote, kept until taken off again) and
+ * `explain` not trusting an answer of a call made twice.
+ */
+import type { DeduplicationItemTypes } from 'n8n-workflow';
+
+import { doneOf } from '../../nodes/Recruiting/memory/marks';
+import type { Profile } from '../sim/claims';
+import { Store } from '../sim/claims';
+import { entries, Process, World } from '../sim/journalBreak';
+
+/** 5 ms to read, 20 ms to write, 5 ms back. */
+const quick: Profile = { toRead: () => 5, gap: () => 20, back: () => 5 };
+
+const [DONE, DONE2] = doneOf('r', 'c');
+
+const setup = (seed: number, list: string[]) => {
+	const world = new World(seed);
+	const store = new Store(world);
+	world.store = store;
+	store.list = [...list];
+	const sleep = async (ms: number) => await new Promise<void>((resolve) => world.at(ms, resolve));
+	return { world, store, sleep };
+};
+
+/** A process whose store helpers fail as `fail` says (`call`: the how-manieth call of its kind). */
+function faulty(world: World, store: Store, fail: { record?: (call: number) => 'before' | 'after' | undefined; remove?: (call: number) => boolean }) {
+	const process = new Process('p0', world, store, quick);
+	let [records, removes] = [0, 0];
+	process.shared.journal.use({
+		checkProcessedAndRecord: async (values: DeduplicationItemTypes[]) => {
+			const when = fail.record?.(++records);
+			if (when === 'before') throw new Error('connection refused');
+			const answer = await store.checkProcessedAndRecord(quick, 'p0', values);
+			if (when === 'after') throw new Error('connection lost after the write');
+			return answer;
+		},
+		removeProcessed: async (values: DeduplicationItemTypes[]) => {
+			if (fail.remove?.(++removes) === true) throw new Error('connection lost');
+			await store.removeProcessed(quick, 'p0', values);
+		},
+	});
+	return process;
+}
+
+describe('explain break (e9d7f34)', () => {
+	it("holds: an end's second removal takes off the process's own true second half, but the sender's later end writes it again (its content check)", async () => {
+		// A lone first half (every ask writes it, it is removed once only: a stale write keeps it; or a pair whose second half went).
+		const { world, store, sleep } = setup(1, ['claim:r', DONE]);
+		const p = new Process('p0', world, store, quick);
+		const q = new Process('q0', world, store, quick);
+		const journal = p.shared.journal;
+		const answers: string[] = [];
+		await world.run(
+			(async () => {
+				// Execution A of p, without r's slug: asks (done there, done2 not: call 2 writes a false done2, taken off at once).
+				const a = journal.begin();
+				answers.push(await journal.explain('r', 'c'));
+				// Execution B of p, with r's slug (its Sync State): sends content c in full; its pair is written (rows.ts settled).
+				const b = journal.begin();
+				journal.done('r', 'c', undefined);
+				// B's end checks the pair (there), then takes `asked` off again: the true done2 with it.
+				await journal.end(b);
+				await journal.end(a);
+				await sleep(180_000);
+				// Another process without the slug: was r last sent with c? (It was.)
+				const other = q.shared.journal;
+				const v = other.begin();
+				answers.push(await other.explain('r', 'c'));
+				await other.end(v);
+			})(),
+		);
+		expect({ answers, pair: entries(store, 'done').sort() }).toEqual({ answers: ['known', 'same'], pair: [DONE, DONE2].sort() });
+	});
+
+	it("a true second half this process wrote is not taken off as an ask's, when its last end takes what an ask running at another end skipped (a row sent in full must not read as not sent)", async () => {
+		// A lone first half (every ask writes it, it is removed once only: a stale write keeps it; or a pair whose second half went).
+		const { world, store, sleep } = setup(5, ['claim:r', DONE]);
+		// p's calls are quick; one ask's first call waits 1.5 s before it reaches the store (a busy connection pool; read to write stays 20 ms).
+		const p = new Process('p0', world, store, quick);
+		let slowNext = false;
+		p.shared.journal.use({
+			checkProcessedAndRecord: async (values: DeduplicationItemTypes[]) => {
+				if (slowNext && values.map(String).some((value) => value.startsWith('asking:'))) {
+					slowNext = false;
+					await sleep(1_500);
+				}
+				return await store.checkProcessedAndRecord(quick, 'p0', values);
+			},
+			removeProcessed: async (values: DeduplicationItemTypes[]) => await store.removeProcessed(quick, 'p0', values),
+		});
+		const q = new Process('q0', world, store, quick);
+		const journal = p.shared.journal;
+		const [answers, afterEnds]: string[][] = [[], []];
+		await world.run(
+			(async () => {
+				// Execution D of p, without r's slug: asks r (done there, done2 not: call 2 writes a false done2, taken off at once).
+				const d = journal.begin();
+				answers.push(await journal.explain('r', 'c'));
+				// Execution B of p, with r's slug (its Sync State): sends content c in full; its pair is written (rows.ts settled).
+				const b = journal.begin();
+				journal.done('r', 'c', undefined);
+				await sleep(200);
+				// D asks r again (another input item of the row) while B ends: B's end skips r's values (`explaining`).
+				slowNext = true;
+				const again = journal.explain('r', 'c');
+				await journal.end(b);
+				answers.push(await again);
+				// D's end is the last: it checks the contents (B's pair is there), then takes `asked` off: B's true done2.
+				await journal.end(d);
+				afterEnds.push(...entries(store, 'done').sort());
+				await sleep(180_000);
+				const other = q.shared.journal;
+				const v = other.begin();
+				answers.push(await other.explain('r', 'c'));
+				await other.end(v);
+			})(),
+		);
+		expect({ answers, afterEnds }).toEqual({ answers: ['known', 'same', 'same'], afterEnds: [DONE, DONE2].sort() });
+	});
+
+	it('a removal call that fails in a confirming ask: its false pair is taken off again by the end (two minutes later no process reads `same` for content never sent)', async () => {
+		const { world, store, sleep } = setup(2, ['claim:r', DONE]);
+		const p = faulty(world, store, { remove: (call) => call === 1 });
+		const q = new Process('q0', world, store, quick);
+		const answers: string[] = [];
+		await world.run(
+			(async () => {
+				const journal = p.shared.journal;
+				const v = journal.begin();
+				answers.push(await journal.explain('r', 'c').catch((error: Error) => `error: ${error.message}`));
+				// The execution ends normally (the row failed alone): its end takes `asked` off again.
+				await journal.end(v).catch(() => undefined);
+				await sleep(180_000);
+				const other = q.shared.journal;
+				const w = other.begin();
+				answers.push(await other.explain('r', 'c'));
+				await other.end(w);
+			})(),
+		);
+		// Content c never reached the service: nobody may answer `same`.
+		expect(answers).toEqual(['error: connection lost', 'known']);
+	});
+
+	it("an end whose second removal fails keeps what it had to take off for a later end (a stale write's false pair must not stay: no `same` two minutes later)", async () => {
+		const { world, store, sleep } = setup(6, ['claim:r', DONE]);
+		// p's second removal call (its end's) fails; its first (the ask's own) goes through.
+		const p = faulty(world, store, { remove: (call) => call === 2 });
+		const q = new Process('q0', world, store, quick);
+		// Another process's call (any row) that reads after the ask's confirming call and writes 300 ms later, after the ask's removal.
+		const stale: Profile = { toRead: () => 100, gap: () => 300, back: () => 5 };
+		const answers: string[] = [];
+		await world.run(
+			(async () => {
+				const journal = p.shared.journal;
+				const v = journal.begin();
+				const other = store.checkProcessedAndRecord(stale, 'x0', ['claim:x']);
+				answers.push(await journal.explain('r', 'c'));
+				await other;
+				answers.push(await journal.end(v).then(String, (error: Error) => `end: ${error.message}`));
+				// The next execution of p ends normally.
+				const w = journal.begin();
+				await journal.end(w);
+				await sleep(180_000);
+				const later = q.shared.journal;
+				const u = later.begin();
+				answers.push(await later.explain('r', 'c'));
+				await later.end(u);
+			})(),
+		);
+		expect(answers).toEqual(['known', 'end: connection lost', 'known']);
+	});
+
+	it("control (holds): the same stale write with an end whose second removal goes through: the false pair is gone, `known` two minutes later", async () => {
+		const { world, store, sleep } = setup(6, ['claim:r', DONE]);
+		const p = faulty(world, store, {});
+		const q = new Process('q0', world, store, quick);
+		// Another process's call (any row) that reads after the ask's confirming call and writes 300 ms later, after the ask's removal.
+		const stale: Profile = { toRead: () => 100, gap: () => 300, back: () => 5 };
+		const answers: string[] = [];
+		await world.run(
+			(async () => {
+				const journal = p.shared.journal;
+				const v = journal.begin();
+				const other = store.checkProcessedAndRecord(stale, 'x0', ['claim:x']);
+				answers.push(await journal.explain('r', 'c'));
+				await other;
+				answers.push(await journal.end(v).then(String, (error: Error) => `end: ${error.message}`));
+				// The next execution of p ends normally.
+				const w = journal.begin();
+				await journal.end(w);
+				await sleep(180_000);
+				const later = q.shared.journal;
+				const u = later.begin();
+				answers.push(await later.explain('r', 'c'));
+				await later.end(u);
+			})(),
+		);
+		expect(answers).toEqual(['known', '0', 'known']);
+	});
+
+	it("a confirming call made twice (its first attempt failed after its write) is not trusted: `known`, and no false second half left", async () => {
+		// Call 1 of explain is the first record call, call 2 (done2 alone) the second.
+		const { world, store } = setup(3, ['claim:r', DONE]);
+		const p = faulty(world, store, { record: (call) => (call === 2 ? 'after' : undefined) });
+		const answers: string[] = [];
+		await world.run(
+			(async () => {
+				const journal = p.shared.journal;
+				const v = journal.begin();
+				answers.push(await journal.explain('r', 'c').catch((error: Error) => `error: ${error.message}`));
+				await journal.end(v).catch(() => undefined);
+			})(),
+		);
+		// (the lone first half found there goes too, as in any unconfirmed ask: journal.ts `explain`)
+		expect({ answers, secondHalves: entries(store, 'done2') }).toEqual({ answers: ['known'], secondHalves: [] });
+	});
+
+	it('a first call made twice (its first attempt failed after its write): `known`, and its marks and half taken off', async () => {
+		const { world, store } = setup(4, ['claim:r']);
+		const p = faulty(world, store, { record: (call) => (call === 1 ? 'after' : undefined) });
+		const answers: string[] = [];
+		await world.run(
+			(async () => {
+				const journal = p.shared.journal;
+				const v = journal.begin();
+				answers.push(await journal.explain('r', 'c').catch((error: Error) => `error: ${error.message}`));
+				await journal.end(v).catch(() => undefined);
+			})(),
+		);
+		expect({ answers, marks: entries(store, 'asking:'), done: entries(store, 'done') }).toEqual({ answers: ['known'], marks: [], done: [] });
+	});
+});
