@@ -39,9 +39,9 @@ export class Asks {
 		return Math.max(0, ...[...this.written.values()].map(({ at }) => at + waitMs - now));
 	}
 
-	/** The values to take off again now: not those of a row asked now, nor a content this process wrote (`mine`). */
-	ready(mine: ReadonlySet<string>): string[] {
-		return [...this.written].flatMap(([value, { key }]) => (this.running.includes(key) || mine.has(value) ? [] : [value]));
+	/** The values to take off again now: taken off a wait ago or more, not of a row asked now, nor a content this process wrote (`mine`). */
+	ready(mine: ReadonlySet<string>, now: number, waitMs: number): string[] {
+		return [...this.written].flatMap(([value, { key, at }]) => (at + waitMs > now || this.running.includes(key) || mine.has(value) ? [] : [value]));
 	}
 
 	/** Taken off again (the call went through). */

@@ -148,8 +148,7 @@ export class Journal extends Contest {
 		const minute = minuteAt(this.timing.clock.now());
 		const asking = [askingOf(key, minute), askingOf(key, minute - 1)];
 		const asked = [claimOf(key), done, ...asking];
-		// This process's own content pair (in line or written) is never one of its false writes.
-		const mine = new Set(this.contents.get(key) ?? []);
+		const withoutOwnPair = (values: string[]) => values.filter((value) => !this.contents.get(key)?.includes(value));
 		let [explained, wrote]: [Explained, string[]] = ['known', []];
 		this.asks.begin(key);
 		try {
@@ -159,13 +158,16 @@ export class Journal extends Contest {
 			if (!retried && !there.has(claimOf(key))) explained = 'gone';
 			else if (!retried && asking.some((value) => there.has(value))) explained = 'busy';
 			else if (!retried && there.has(done)) {
+				wrote.push(done2); // unless it was there: a call that fails may have written it too
 				const second = await this.store.recordTogether([done2]);
-				if (second.has(done2) && !this.store.wasRetried(second)) explained = 'same';
-				else wrote.push(done2, done);
+				if (second.has(done2) && !this.store.wasRetried(second)) {
+					explained = 'same';
+					wrote.pop();
+				} else wrote.push(done);
 			}
-			await this.remove(wrote.filter((value) => !mine.has(value)));
+			await this.remove(withoutOwnPair(wrote));
 		} finally {
-			this.asks.end(key, wrote.filter((value) => value !== claimOf(key) && value !== done && !mine.has(value)), this.elapsed);
+			this.asks.end(key, withoutOwnPair(wrote).filter((value) => value !== claimOf(key) && value !== done), this.elapsed);
 		}
 		if (explained === 'gone') {
 			for (const token of this.rows.get(key)?.own ?? []) this.loose.add(token);
@@ -242,14 +244,13 @@ export class Journal extends Contest {
 			if (round === 0) written = missing.filter((key) => !there.has(claimOf(key))).length;
 			missing = missing.filter((key) => checked(key).some((value) => !there.has(value)));
 		}
-		// What asks wrote (asks.ts), and tokens: off again once every write that read before their removal landed (a true pair's
-		// second half another process wrote meanwhile may go too: the row reads as changed, never as sent). With a slow store tokens
-		// go once: a call more costs a second or more, a token left is one of 100,000s.
+		// What asks wrote (asks.ts) and tokens: off again once every write that read before their removal landed (another's true
+		// second half written meanwhile may go too: read as changed, never as sent). A slow store: tokens once (a call costs 1 s+).
 		if (this.asks.size > 0 || (!this.lazy && leaving.size > 0)) {
 			await removed;
 			const due = this.asks.dueIn(this.elapsed, this.waitMs);
 			if (due > 0) await this.timing.clock.sleep(due);
-			const again = this.asks.ready(new Set([...contents, ...this.contents].flatMap(([, pair]) => pair)));
+			const again = this.asks.ready(new Set([...contents, ...this.contents].flatMap(([, pair]) => pair)), this.elapsed, this.waitMs);
 			await this.remove([...again, ...(this.lazy ? [] : leaving)]);
 			this.asks.gone(again);
 		}
