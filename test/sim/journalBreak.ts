@@ -96,7 +96,7 @@ async function runIt(
 export const entries = (store: Store, prefix: string): string[] => (store.list ?? []).filter((value) => value.startsWith(prefix));
 
 /** A fast store profile: 5 ms to read, 20 ms to write, 5 ms back. */
-const quick: Profile = { toRead: () => 5, gap: () => 20, back: () => 5 };
+export const quick: Profile = { toRead: () => 5, gap: () => 20, back: () => 5 };
 
 /**
  * A process `p0` over a store whose list holds `list`, with fast calls, whose third
@@ -124,5 +124,15 @@ export function failingCheck(seed: number, when: 'before' | 'after', list: strin
 	});
 	return { world, store, speed, process, journal };
 }
+
+/** A world and a store that holds `list`, with a sleep on the world's time (test/unit/explainBreak.test.ts, asksBreak.test.ts). */
+export const setup = (seed: number, list: string[]) => {
+	const world = new World(seed);
+	const store = new Store(world);
+	world.store = store;
+	store.list = [...list];
+	const sleep = async (ms: number) => await new Promise<void>((resolve) => world.at(ms, resolve));
+	return { world, store, sleep };
+};
 
 export { Process, World };

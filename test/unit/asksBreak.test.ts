@@ -14,21 +14,10 @@ import type { DeduplicationItemTypes } from 'n8n-workflow';
 
 import { MIN_WAIT_MS } from '../../nodes/Recruiting/memory/storeCalls';
 import { doneOf } from '../../nodes/Recruiting/memory/marks';
-import type { Profile } from '../sim/claims';
 import { Store } from '../sim/claims';
-import { entries, Process, World } from '../sim/journalBreak';
+import { entries, Process, quick, setup, World } from '../sim/journalBreak';
 
-/** 5 ms to read, 20 ms to write, 5 ms back. */
-const quick: Profile = { toRead: () => 5, gap: () => 20, back: () => 5 };
 
-const setup = (seed: number, list: string[]) => {
-	const world = new World(seed);
-	const store = new Store(world);
-	world.store = store;
-	store.list = [...list];
-	const sleep = async (ms: number) => await new Promise<void>((resolve) => world.at(ms, resolve));
-	return { world, store, sleep };
-};
 
 interface Hooks {
 	/** Before a record call reaches the store ('before': it fails there; 'after': it fails after its write). */

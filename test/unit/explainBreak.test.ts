@@ -12,21 +12,11 @@ import type { DeduplicationItemTypes } from 'n8n-workflow';
 import { doneOf } from '../../nodes/Recruiting/memory/marks';
 import type { Profile } from '../sim/claims';
 import { Store } from '../sim/claims';
-import { entries, Process, World } from '../sim/journalBreak';
+import { entries, Process, quick, setup, World } from '../sim/journalBreak';
 
-/** 5 ms to read, 20 ms to write, 5 ms back. */
-const quick: Profile = { toRead: () => 5, gap: () => 20, back: () => 5 };
 
 const [DONE, DONE2] = doneOf('r', 'c');
 
-const setup = (seed: number, list: string[]) => {
-	const world = new World(seed);
-	const store = new Store(world);
-	world.store = store;
-	store.list = [...list];
-	const sleep = async (ms: number) => await new Promise<void>((resolve) => world.at(ms, resolve));
-	return { world, store, sleep };
-};
 
 /** A process whose store helpers fail as `fail` says (`call`: the how-manieth call of its kind). */
 function faulty(world: World, store: Store, fail: { record?: (call: number) => 'before' | 'after' | undefined; remove?: (call: number) => boolean }) {
