@@ -98,6 +98,41 @@ export const entries = (store: Store, prefix: string): string[] => (store.list ?
 /** A fast store profile: 5 ms to read, 20 ms to write, 5 ms back. */
 export const quick: Profile = { toRead: () => 5, gap: () => 20, back: () => 5 };
 
+/** What a test does around a process's store calls (`hooked`): `call` counts the calls of that kind, from 1. */
+export interface Hooks {
+	/** Before a record call reaches the store ('before': it fails there, nothing written; 'after': it fails after its write). */
+	record?: (values: string[], call: number) => 'before' | 'after' | undefined;
+	/** After a record call's write landed. */
+	recorded?: (values: string[]) => void;
+	/** Before a removal call: true, it fails (nothing taken off). */
+	remove?: (values: string[], call: number) => boolean;
+	/** After a removal call's write landed. */
+	removed?: (values: string[]) => void;
+}
+
+/** Process `p0` over `store`, with fast calls and `hooks` on them. */
+export function hooked(world: World, store: Store, hooks: Hooks): Process {
+	const process = new Process('p0', world, store, quick);
+	let [records, removes] = [0, 0];
+	process.shared.journal.use({
+		checkProcessedAndRecord: async (values: DeduplicationItemTypes[]) => {
+			const asked = values.map(String);
+			const when = hooks.record?.(asked, ++records);
+			if (when === 'before') throw new Error('connection refused');
+			const answer = await store.checkProcessedAndRecord(quick, 'p0', values);
+			hooks.recorded?.(asked);
+			if (when === 'after') throw new Error('connection lost after the write');
+			return answer;
+		},
+		removeProcessed: async (values: DeduplicationItemTypes[]) => {
+			if (hooks.remove?.(values.map(String), ++removes) === true) throw new Error('connection lost');
+			await store.removeProcessed(quick, 'p0', values);
+			hooks.removed?.(values.map(String));
+		},
+	});
+	return process;
+}
+
 /**
  * A process `p0` over a store whose list holds `list`, with fast calls, whose third
  * `checkProcessedAndRecord` (claim, race, then the check) fails: `before` it reaches the store
@@ -108,21 +143,8 @@ export function failingCheck(seed: number, when: 'before' | 'after', list: strin
 	const store = new Store(world);
 	world.store = store;
 	store.list = list;
-	const speed = quick;
-	const process = new Process('p0', world, store, speed);
-	const journal = process.shared.journal;
-	let call = 0;
-	journal.use({
-		checkProcessedAndRecord: async (values: DeduplicationItemTypes[]) => {
-			call += 1;
-			if (when === 'before' && call === 3) throw new Error('connection refused');
-			const answer = await store.checkProcessedAndRecord(speed, 'p0', values);
-			if (when === 'after' && call === 3) throw new Error('connection lost after the write');
-			return answer;
-		},
-		removeProcessed: async (values: DeduplicationItemTypes[]) => await store.removeProcessed(speed, 'p0', values),
-	});
-	return { world, store, speed, process, journal };
+	const process = hooked(world, store, { record: (_values, call) => (call === 3 ? when : undefined) });
+	return { world, store, speed: quick, process, journal: process.shared.journal };
 }
 
 /** A world and a store that holds `list`, with a sleep on the world's time (test/unit/explainBreak.test.ts, asksBreak.test.ts). */
@@ -134,5 +156,15 @@ export const setup = (seed: number, list: string[]) => {
 	const sleep = async (ms: number) => await new Promise<void>((resolve) => world.at(ms, resolve));
 	return { world, store, sleep };
 };
+
+/** Another process, three minutes later (every asking mark old): was `key` last sent with `print`? */
+export async function later(world: World, store: Store, sleep: (ms: number) => Promise<void>, key: string, print: string): Promise<string> {
+	await sleep(180_000);
+	const other = new Process('q0', world, store, quick).shared.journal;
+	const visit = other.begin();
+	const answer = await other.explain(key, print);
+	await other.end(visit);
+	return answer;
+}
 
 export { Process, World };

@@ -10,55 +10,9 @@
  * All four pass since: `Asks.ready` waits out each value's own wait, a failed confirming call's half
  * is kept to take off, and an ask reads this process's own pair when it removes, not when it starts.
  */
-import type { DeduplicationItemTypes } from 'n8n-workflow';
-
 import { MIN_WAIT_MS } from '../../nodes/Recruiting/memory/storeCalls';
 import { doneOf } from '../../nodes/Recruiting/memory/marks';
-import { Store } from '../sim/claims';
-import { entries, Process, quick, setup, World } from '../sim/journalBreak';
-
-
-
-interface Hooks {
-	/** Before a record call reaches the store ('before': it fails there; 'after': it fails after its write). */
-	record?: (values: string[], call: number) => 'before' | 'after' | undefined;
-	/** After a record call's write landed. */
-	recorded?: (values: string[]) => void;
-	/** After a removal call's write landed. */
-	removed?: (values: string[]) => void;
-}
-
-/** Process p0 over `store`, with hooks on its calls. */
-function hooked(world: World, store: Store, hooks: Hooks) {
-	const process = new Process('p0', world, store, quick);
-	let records = 0;
-	process.shared.journal.use({
-		checkProcessedAndRecord: async (values: DeduplicationItemTypes[]) => {
-			const asked = values.map(String);
-			const when = hooks.record?.(asked, ++records);
-			if (when === 'before') throw new Error('connection refused');
-			const answer = await store.checkProcessedAndRecord(quick, 'p0', values);
-			hooks.recorded?.(asked);
-			if (when === 'after') throw new Error('connection lost after the write');
-			return answer;
-		},
-		removeProcessed: async (values: DeduplicationItemTypes[]) => {
-			await store.removeProcessed(quick, 'p0', values);
-			hooks.removed?.(values.map(String));
-		},
-	});
-	return process;
-}
-
-/** Another process, three minutes later (every asking mark old): was `key` last sent with `print`? */
-async function later(world: World, store: Store, sleep: (ms: number) => Promise<void>, key: string, print: string): Promise<string> {
-	await sleep(180_000);
-	const other = new Process('q0', world, store, quick).shared.journal;
-	const visit = other.begin();
-	const answer = await other.explain(key, print);
-	await other.end(visit);
-	return answer;
-}
+import { entries, hooked, later, setup } from '../sim/journalBreak';
 
 describe('asks break (asks.ts)', () => {
 	it("an end takes an ask's writes off a second time only a wait after their first removal, also for an ask that ended while the end waited", async () => {

@@ -11,39 +11,15 @@ import type { DeduplicationItemTypes } from 'n8n-workflow';
 
 import { doneOf } from '../../nodes/Recruiting/memory/marks';
 import type { Profile } from '../sim/claims';
-import { Store } from '../sim/claims';
-import { entries, Process, quick, setup, World } from '../sim/journalBreak';
-
+import { entries, hooked, later, Process, quick, setup } from '../sim/journalBreak';
 
 const [DONE, DONE2] = doneOf('r', 'c');
-
-
-/** A process whose store helpers fail as `fail` says (`call`: the how-manieth call of its kind). */
-function faulty(world: World, store: Store, fail: { record?: (call: number) => 'before' | 'after' | undefined; remove?: (call: number) => boolean }) {
-	const process = new Process('p0', world, store, quick);
-	let [records, removes] = [0, 0];
-	process.shared.journal.use({
-		checkProcessedAndRecord: async (values: DeduplicationItemTypes[]) => {
-			const when = fail.record?.(++records);
-			if (when === 'before') throw new Error('connection refused');
-			const answer = await store.checkProcessedAndRecord(quick, 'p0', values);
-			if (when === 'after') throw new Error('connection lost after the write');
-			return answer;
-		},
-		removeProcessed: async (values: DeduplicationItemTypes[]) => {
-			if (fail.remove?.(++removes) === true) throw new Error('connection lost');
-			await store.removeProcessed(quick, 'p0', values);
-		},
-	});
-	return process;
-}
 
 describe('explain break (e9d7f34)', () => {
 	it("holds: an end's second removal takes off the process's own true second half, but the sender's later end writes it again (its content check)", async () => {
 		// A lone first half (every ask writes it, it is removed once only: a stale write keeps it; or a pair whose second half went).
 		const { world, store, sleep } = setup(1, ['claim:r', DONE]);
 		const p = new Process('p0', world, store, quick);
-		const q = new Process('q0', world, store, quick);
 		const journal = p.shared.journal;
 		const answers: string[] = [];
 		await world.run(
@@ -57,12 +33,8 @@ describe('explain break (e9d7f34)', () => {
 				// B's end checks the pair (there), then takes `asked` off again: the true done2 with it.
 				await journal.end(b);
 				await journal.end(a);
-				await sleep(180_000);
 				// Another process without the slug: was r last sent with c? (It was.)
-				const other = q.shared.journal;
-				const v = other.begin();
-				answers.push(await other.explain('r', 'c'));
-				await other.end(v);
+				answers.push(await later(world, store, sleep, 'r', 'c'));
 			})(),
 		);
 		expect({ answers, pair: entries(store, 'done').sort() }).toEqual({ answers: ['known', 'same'], pair: [DONE, DONE2].sort() });
@@ -84,7 +56,6 @@ describe('explain break (e9d7f34)', () => {
 			},
 			removeProcessed: async (values: DeduplicationItemTypes[]) => await store.removeProcessed(quick, 'p0', values),
 		});
-		const q = new Process('q0', world, store, quick);
 		const journal = p.shared.journal;
 		const [answers, afterEnds]: string[][] = [[], []];
 		await world.run(
@@ -104,11 +75,8 @@ describe('explain break (e9d7f34)', () => {
 				// D's end is the last: it checks the contents (B's pair is there), then takes `asked` off: B's true done2.
 				await journal.end(d);
 				afterEnds.push(...entries(store, 'done').sort());
-				await sleep(180_000);
-				const other = q.shared.journal;
-				const v = other.begin();
-				answers.push(await other.explain('r', 'c'));
-				await other.end(v);
+				// Another process without the slug: was r last sent with c? (It was.)
+				answers.push(await later(world, store, sleep, 'r', 'c'));
 			})(),
 		);
 		expect({ answers, afterEnds }).toEqual({ answers: ['known', 'same', 'same'], afterEnds: [DONE, DONE2].sort() });
@@ -116,32 +84,33 @@ describe('explain break (e9d7f34)', () => {
 
 	it('a removal call that fails in a confirming ask: its false pair is taken off again by the end (two minutes later no process reads `same` for content never sent)', async () => {
 		const { world, store, sleep } = setup(2, ['claim:r', DONE]);
-		const p = faulty(world, store, { remove: (call) => call === 1 });
-		const q = new Process('q0', world, store, quick);
+		const p = hooked(world, store, { remove: (_values, call) => call === 1 });
 		const answers: string[] = [];
 		await world.run(
 			(async () => {
 				const journal = p.shared.journal;
 				const v = journal.begin();
 				answers.push(await journal.explain('r', 'c').catch((error: Error) => `error: ${error.message}`));
-				// The execution ends normally (the row failed alone): its end takes `asked` off again.
+				// The execution ends normally (the row failed alone): its end takes what the ask wrote off again.
 				await journal.end(v).catch(() => undefined);
-				await sleep(180_000);
-				const other = q.shared.journal;
-				const w = other.begin();
-				answers.push(await other.explain('r', 'c'));
-				await other.end(w);
+				answers.push(await later(world, store, sleep, 'r', 'c'));
 			})(),
 		);
 		// Content c never reached the service: nobody may answer `same`.
 		expect(answers).toEqual(['error: connection lost', 'known']);
 	});
 
-	it("an end whose second removal fails keeps what it had to take off for a later end (a stale write's false pair must not stay: no `same` two minutes later)", async () => {
+	it.each([
+		{
+			name: "an end whose second removal fails keeps what it had to take off for a later end (a stale write's false pair must not stay: no `same` two minutes later)",
+			// p's second removal call (its end's) fails; its first (the ask's own) goes through.
+			failing: 2,
+			end: 'end: connection lost',
+		},
+		{ name: 'control (holds): the same stale write with an end whose second removal goes through: the false pair is gone, `known` two minutes later', failing: 0, end: '0' },
+	])('$name', async ({ failing, end }) => {
 		const { world, store, sleep } = setup(6, ['claim:r', DONE]);
-		// p's second removal call (its end's) fails; its first (the ask's own) goes through.
-		const p = faulty(world, store, { remove: (call) => call === 2 });
-		const q = new Process('q0', world, store, quick);
+		const p = hooked(world, store, { remove: (_values, call) => call === failing });
 		// Another process's call (any row) that reads after the ask's confirming call and writes 300 ms later, after the ask's removal.
 		const stale: Profile = { toRead: () => 100, gap: () => 300, back: () => 5 };
 		const answers: string[] = [];
@@ -154,50 +123,17 @@ describe('explain break (e9d7f34)', () => {
 				await other;
 				answers.push(await journal.end(v).then(String, (error: Error) => `end: ${error.message}`));
 				// The next execution of p ends normally.
-				const w = journal.begin();
-				await journal.end(w);
-				await sleep(180_000);
-				const later = q.shared.journal;
-				const u = later.begin();
-				answers.push(await later.explain('r', 'c'));
-				await later.end(u);
+				await journal.end(journal.begin());
+				answers.push(await later(world, store, sleep, 'r', 'c'));
 			})(),
 		);
-		expect(answers).toEqual(['known', 'end: connection lost', 'known']);
-	});
-
-	it("control (holds): the same stale write with an end whose second removal goes through: the false pair is gone, `known` two minutes later", async () => {
-		const { world, store, sleep } = setup(6, ['claim:r', DONE]);
-		const p = faulty(world, store, {});
-		const q = new Process('q0', world, store, quick);
-		// Another process's call (any row) that reads after the ask's confirming call and writes 300 ms later, after the ask's removal.
-		const stale: Profile = { toRead: () => 100, gap: () => 300, back: () => 5 };
-		const answers: string[] = [];
-		await world.run(
-			(async () => {
-				const journal = p.shared.journal;
-				const v = journal.begin();
-				const other = store.checkProcessedAndRecord(stale, 'x0', ['claim:x']);
-				answers.push(await journal.explain('r', 'c'));
-				await other;
-				answers.push(await journal.end(v).then(String, (error: Error) => `end: ${error.message}`));
-				// The next execution of p ends normally.
-				const w = journal.begin();
-				await journal.end(w);
-				await sleep(180_000);
-				const later = q.shared.journal;
-				const u = later.begin();
-				answers.push(await later.explain('r', 'c'));
-				await later.end(u);
-			})(),
-		);
-		expect(answers).toEqual(['known', '0', 'known']);
+		expect(answers).toEqual(['known', end, 'known']);
 	});
 
 	it("a confirming call made twice (its first attempt failed after its write) is not trusted: `known`, and no false second half left", async () => {
 		// Call 1 of explain is the first record call, call 2 (done2 alone) the second.
 		const { world, store } = setup(3, ['claim:r', DONE]);
-		const p = faulty(world, store, { record: (call) => (call === 2 ? 'after' : undefined) });
+		const p = hooked(world, store, { record: (_values, call) => (call === 2 ? 'after' : undefined) });
 		const answers: string[] = [];
 		await world.run(
 			(async () => {
@@ -213,7 +149,7 @@ describe('explain break (e9d7f34)', () => {
 
 	it('a first call made twice (its first attempt failed after its write): `known`, and its marks and half taken off', async () => {
 		const { world, store } = setup(4, ['claim:r']);
-		const p = faulty(world, store, { record: (call) => (call === 1 ? 'after' : undefined) });
+		const p = hooked(world, store, { record: (_values, call) => (call === 1 ? 'after' : undefined) });
 		const answers: string[] = [];
 		await world.run(
 			(async () => {

@@ -29,10 +29,6 @@ export class Asks {
 		for (const value of wrote) this.written.set(value, { key, at });
 	}
 
-	/** A true pair this process writes: never taken off as an ask's. */
-	sent(values: readonly string[]): void {
-		for (const value of values) this.written.delete(value);
-	}
 
 	/** How long until every value kept was taken off at least `waitMs` ago. */
 	dueIn(now: number, waitMs: number): number {
@@ -44,8 +40,8 @@ export class Asks {
 		return [...this.written].flatMap(([value, { key, at }]) => (at + waitMs > now || this.running.includes(key) || mine.has(value) ? [] : [value]));
 	}
 
-	/** Taken off again (the call went through). */
-	gone(values: readonly string[]): void {
+	/** Values no longer to take off: taken off again (the call went through), or a true pair this process writes. */
+	drop(values: readonly string[]): void {
 		for (const value of values) this.written.delete(value);
 	}
 }

@@ -187,7 +187,7 @@ export class Journal extends Contest {
 		if (print === undefined) this.contents.delete(key);
 		else {
 			this.contents.set(key, doneOf(key, print));
-			this.asks.sent(doneOf(key, print));
+			this.asks.drop(doneOf(key, print));
 			// With a slow store, it goes with the next call the rows need (or the end's).
 			this.later(this.store.recordTogether([...doneOf(key, print)], this.lazy));
 		}
@@ -252,7 +252,7 @@ export class Journal extends Contest {
 			if (due > 0) await this.timing.clock.sleep(due);
 			const again = this.asks.ready(new Set([...contents, ...this.contents].flatMap(([, pair]) => pair)), this.elapsed, this.waitMs);
 			await this.remove([...again, ...(this.lazy ? [] : leaving)]);
-			this.asks.gone(again);
+			this.asks.drop(again);
 		}
 		// Claims are not removed a second time: by then another process may have claimed the row afresh (the simulation found that).
 		// A write that read before the removal and landed after it can bring a released claim back: refused, never created twice.
