@@ -5,6 +5,10 @@
  * started, so a timer that fires late delays the following requests instead of letting them
  * start in a burst. A login is a request of its own here: under a cap the transport sends it
  * alone (see `sendLoggingIn`), so it takes one turn and the request that needed it the next.
+ *
+ * Both are durations, read from the time that passes (`performance.now()`), not the wall clock:
+ * a wall clock set back by a minute (an NTP step) stretched a wait by a minute
+ * (test/unit/pacerClock.test.ts).
  */
 import { sleep } from 'n8n-workflow';
 
@@ -13,9 +17,9 @@ export type Waiter = (ms: number) => Promise<void>;
 /** A wait that ends early when `cancelled()` turns true (checked every 100 ms). */
 export function cancellableWait(cancelled: () => boolean): Waiter {
 	return async (ms: number) => {
-		const until = Date.now() + ms;
+		const until = performance.now() + ms;
 		while (!cancelled()) {
-			const left = until - Date.now();
+			const left = until - performance.now();
 			if (left <= 0) return;
 			await sleep(Math.min(100, left));
 		}
@@ -43,9 +47,9 @@ export class Pacer {
 	async turn(wait: Waiter): Promise<void> {
 		if (this.intervalMs <= 0) return;
 		const mine = this.queue.then(async () => {
-			const due = this.lastStart + this.intervalMs - Date.now();
+			const due = this.lastStart + this.intervalMs - performance.now();
 			if (due > 0) await wait(due);
-			this.lastStart = Date.now();
+			this.lastStart = performance.now();
 		});
 		this.queue = mine.catch(() => undefined);
 		await mine;
