@@ -11,21 +11,13 @@
  */
 import { Harness } from '../helpers/harness';
 import { setUpNock } from '../helpers/nock';
-import { sessionService } from '../helpers/transportLogin';
+import { sessionService, updateParameters as update } from '../helpers/transportLogin';
 
 const BASE = 'https://recruiting.example.test';
 const EMAIL = 'recruiter@example.test';
 const PASSWORD = ['pass', 'word', '-48'].join('');
 
 setUpNock();
-
-const update = (concurrency: number) => ({
-	resource: 'candidate',
-	operation: 'update',
-	candidateSlug: '={{ $json.slug }}',
-	updateFields: { city: 'Berlin' },
-	options: { retryDelayMs: 1, concurrencyMode: 'fixed', concurrency },
-});
 
 describe('issue 48: logins bounded per run', () => {
 	it.each([1, 5])('40 updates, 8 of another account\'s candidates (always 401), %i in flight: those 8 fail with the 401, the other 32 are done, at most 2 logins (one at a time: 3)', async (concurrency) => {

@@ -49,3 +49,12 @@ export function sessionService(base: string, email: string, options: { refused?:
 		});
 	return service;
 }
+
+/** Candidate → Update of `{{ $json.slug }}` (city Berlin), Fixed at `concurrency` requests at once. */
+export const updateParameters = (concurrency: number) => ({
+	resource: 'candidate',
+	operation: 'update',
+	candidateSlug: '={{ $json.slug }}',
+	updateFields: { city: 'Berlin' },
+	options: { retryDelayMs: 1, concurrencyMode: 'fixed', concurrency },
+});

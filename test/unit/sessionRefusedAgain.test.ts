@@ -10,11 +10,8 @@
  */
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { SessionOwner } from '../../nodes/Recruiting/transport/session';
-import { sealSessionToken } from '../../nodes/Recruiting/transport/token';
+import { ownerAfterLogin, ownerCredentials, sealed } from '../helpers/sessionOwner';
 
-const credentials = { baseUrl: 'http://127.0.0.1:1', email: 'a@example.test', password: 'secret-1', tokenPath: '' };
-const sealed = (open: string) => sealSessionToken(credentials, open);
 
 /** A simulated clock: `wait` moves it on; the stored credential changes at given times. */
 function world(storedAt: Array<[number, string]>) {
@@ -26,19 +23,11 @@ function world(storedAt: Array<[number, string]>) {
 	};
 	const reread = async (): Promise<ICredentialDataDecryptedObject> => {
 		const latest = storedAt.filter(([at]) => at <= now).pop();
-		return { ...credentials, sessionToken: latest ? latest[1] : '' };
+		return { ...ownerCredentials, sessionToken: latest ? latest[1] : '' };
 	};
 	return { wait, reread, waits, now: () => now };
 }
 
-/** An owner that logged in (`own`) for a request, as `sendLoggingIn` leaves it. */
-function ownerAfterLogin(own: string): SessionOwner {
-	const owner = new SessionOwner({ ...credentials, sessionToken: '' });
-	const turn = owner.tryLead();
-	if (!turn) throw new Error('the owner did not let a request log in');
-	turn.succeeded(own);
-	return owner;
-}
 
 describe('a request refused again after a session was renewed for it', () => {
 	it('another execution\'s login ended the new session and its token is stored 200 ms later: the request takes it up and is sent again (before: failed at once)', async () => {
@@ -58,7 +47,7 @@ describe('a request refused again after a session was renewed for it', () => {
 		let now = 0;
 		const owner = ownerAfterLogin(own);
 		owner.ticket();
-		const reread = async (): Promise<ICredentialDataDecryptedObject> => ({ ...credentials, sessionToken: own });
+		const reread = async (): Promise<ICredentialDataDecryptedObject> => ({ ...ownerCredentials, sessionToken: own });
 		// While the refused request waits, another request takes its turn and succeeds.
 		const wait = async (ms: number) => {
 			now += ms;

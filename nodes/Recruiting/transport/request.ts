@@ -95,7 +95,13 @@ class Call {
 			this.checkRunning();
 			const lease = await this.lease();
 			if (!lease) continue;
-			const outcome = lease.turn ? await this.sendLoggingIn(lease, lease.turn) : await this.send(lease.data);
+			let outcome: Outcome;
+			try {
+				outcome = lease.turn ? await this.sendLoggingIn(lease, lease.turn) : await this.send(lease.data);
+			} finally {
+				// Whatever came back (an answer, a lost connection, or not sent): a 401 waits no more for it.
+				if (lease.ticket !== undefined) this.transport.session(this.credentials).returned(lease.ticket);
+			}
 			const result = outcome.kind === 'thrown' ? await this.afterThrown(outcome) : await this.afterAnswer(outcome, lease);
 			if (result !== 'again') return result;
 		}

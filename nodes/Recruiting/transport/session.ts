@@ -57,10 +57,13 @@ const MAX_FRUITLESS_LOGINS = 5;
  */
 const MAX_WASTED_LOGINS = 2;
 
-/** The answers kept of the session in use, and how often and how far apart a 401 looks for those of the requests sent after it. */
+/**
+ * The answers kept of the session in use; how far apart a 401 looks for the answer of a request
+ * sent after it came back, and for how long at most while requests are out (the bound of one wait).
+ */
 const MAX_ANSWERS = 512;
-const ANSWER_LOOKS = 10;
 const ANSWER_WAIT_MS = 100;
+const ANSWER_LOOKS = 300;
 
 /** How often, and about how long apart, a contested renewal looks for a newer stored session. */
 const CONTESTED_LOOKS = 3;
@@ -104,6 +107,12 @@ export class SessionOwner {
 
 	/** The number of the latest send that the session in use served. */
 	private servedSend = 0;
+
+	/** Refused requests looking for the answers of the others (`servedAfter`). */
+	private deciding = 0;
+
+	/** Sends with a session whose answer has not come back yet (`ticket` adds; an answer, or `returned`, takes off). */
+	private readonly out = new Set<number>();
 
 
 	/** Every token this execution has held (sealed and open), for redaction. */
@@ -180,11 +189,18 @@ export class SessionOwner {
 
 	/** The number of a send about to go with the session (see `authorised`). */
 	ticket(): number {
-		return ++this.sends;
+		this.out.add(++this.sends);
+		return this.sends;
+	}
+
+	/** Send number `ticket` came back, whatever its outcome (an answer, an error, or not sent after all). */
+	returned(ticket: number | undefined): void {
+		if (ticket !== undefined) this.out.delete(ticket);
 	}
 
 	/** An authorised request with `tokenUsed`, sent as number `ticket`, succeeded: the session works (the row of fruitless logins ends only for the session in use). */
 	authorised(tokenUsed: string, ticket = 0): void {
+		this.out.delete(ticket);
 		if (tokenUsed !== this.token) return;
 		this.fruitless = 0;
 		this.served = true;
@@ -199,7 +215,8 @@ export class SessionOwner {
 
 	/**
 	 * A request got 401 with `tokenUsed`, sent as number `ticket`; `before.renewed`: a session was
-	 * renewed for it already. Returns 'retry' (send again: another session is in use), 'renewed'
+	 * renewed for it already (`before.shared`: other requests refused with the session were still
+	 * deciding, so the renewal served them as well). Returns 'retry' (send again: another session is in use), 'renewed'
 	 * (send again: the session was renewed for it, or the next request logs in), 'final' (the 401
 	 * is its answer) or the final login failure.
 	 */
@@ -207,27 +224,31 @@ export class SessionOwner {
 		tokenUsed: string,
 		reread: () => Promise<ICredentialDataDecryptedObject>,
 		wait: Waiter,
-		before: { renewed?: boolean } = {},
+		before: { renewed?: boolean; shared?: boolean } = {},
 		ticket = Number.POSITIVE_INFINITY,
 	): Promise<'retry' | 'renewed' | 'final' | LoginFailure> {
+		this.out.delete(ticket);
 		const failure = await this.settled();
 		if (failure) return failure;
 		if (this.token !== tokenUsed) return 'retry';
 		this.heard(ticket, false);
-		if (before.renewed === true) return await this.refusedAgain(tokenUsed, reread, wait);
+		if (before.renewed === true) return await this.refusedAgain(tokenUsed, reread, wait, before.shared === true);
 		// The session served a request sent after this refusal came back: it works, the 401 is this
 		// request's answer (issue 48).
-		if (await this.servedAfter(ticket, tokenUsed, wait)) return 'final';
+		const session = await this.servedAfter(ticket, tokenUsed, wait);
+		if (session === 'works') return 'final';
 		// Another refused request renewed the session meanwhile (it looked too).
 		const meanwhile = await this.settled();
 		if (meanwhile) return meanwhile;
 		if (this.token !== tokenUsed) return 'retry';
 		if (this.fruitless >= MAX_FRUITLESS_LOGINS) return 'final';
-		// Logins did not help before and the session's last answer was a success: this 401 is the request's own.
-		if (this.wasted >= MAX_WASTED_LOGINS && this.served && this.servedSend > this.ownAt) {
+		// One request at a time, logins did not help before and the session's last answer was a
+		// success: this 401 is the request's own. (With others out, their answers told: it ended.)
+		if (session === 'alone' && this.wasted >= MAX_WASTED_LOGINS && this.served && this.servedSend > this.ownAt) {
 			this.ownAt = this.servedSend;
 			return 'final';
 		}
+		before.shared = this.deciding > 0;
 		this.pending = this.renew(tokenUsed, reread, wait).finally(() => {
 			this.pending = undefined;
 		});
@@ -240,11 +261,15 @@ export class SessionOwner {
 	 * when a request sent after this refusal succeeded with the session (it works; the 401 is this
 	 * request's answer), 'retry' when the session was renewed by another request or a newer one
 	 * is stored with the credential (it had ended), 'final' when neither shows within the looks.
+	 * The login counts as one that did not help (`MAX_WASTED_LOGINS`) only when it was renewed for
+	 * this request alone (`shared`: others were refused with the session that ended as well; with
+	 * sessions of a few requests, a row of another account often meets a session's end).
 	 */
 	private async refusedAgain(
 		tokenUsed: string,
 		reread: () => Promise<ICredentialDataDecryptedObject>,
 		wait: Waiter,
+		shared: boolean,
 	): Promise<'retry' | 'final' | LoginFailure> {
 		const mark = this.sends;
 		for (let look = 0; look < CONTESTED_LOOKS; look++) {
@@ -252,38 +277,44 @@ export class SessionOwner {
 			const failure = await this.settled();
 			if (failure) return failure;
 			if (this.token !== tokenUsed) return 'retry';
-			if (this.servedSend > mark) return this.wastedLogin();
+			if (this.servedSend > mark) return this.wastedLogin(shared);
 			if (await this.takeUpStored(tokenUsed, reread)) return 'retry';
 		}
-		return this.wastedLogin();
+		return this.wastedLogin(shared);
 	}
 
-	private wastedLogin(): 'final' {
-		this.wasted += 1;
+	private wastedLogin(shared: boolean): 'final' {
+		if (!shared) this.wasted += 1;
 		return 'final';
 	}
 
 	/**
 	 * Whether the session in use still works after refusing send number `ticket`. Proof is a
-	 * success of a request sent after the refusal was answered (numbered after `mark`): it reached
-	 * the service after the refusal, and an ended session serves nothing. Requests sent between
-	 * this one and its answer prove nothing when served: a request sent earlier can arrive later,
-	 * after the session ended (the sandbox's latency jitter: 2 of 10 runs of 600 rows failed rows
-	 * that way). Two refusals of those sent after the answer, or nobody sending after it once those
-	 * sent between are answered (all the others were refused too, or the items ran out): no proof
-	 * (false; the session is renewed, and a request refused again with the new one ends there).
+	 * success of a request sent after the refusal came back (numbered after `mark`): it reached the
+	 * service after the refusal, and an ended session serves nothing. A request sent between this
+	 * one and its answer proves nothing when served: a request sent earlier can arrive later, after
+	 * the session ended (the sandbox's latency jitter: 2 of 10 runs of 600 rows failed rows that
+	 * way). It looks while requests are out or new ones are sent, however long the service takes
+	 * to answer, up to the bound of one wait. None out and none sent for a look (all the others were
+	 * refused too, or the items ran out) and no such success: no proof (false; the session is
+	 * renewed, and a request refused again with the new one ends there). Nothing else out when it
+	 * came back: 'alone' (one request at a time; no answer of another can tell).
 	 */
-	private async servedAfter(ticket: number, tokenUsed: string, wait: Waiter): Promise<boolean> {
+	private async servedAfter(ticket: number, tokenUsed: string, wait: Waiter): Promise<'works' | 'unknown' | 'alone'> {
 		const mark = this.sends;
-		for (let look = 0; this.token === tokenUsed && mark > ticket; look++) {
-			const after = this.answers.filter(([sent]) => sent > mark);
-			if (after.some(([, served]) => served)) return true;
-			if (after.length >= 2 || look >= ANSWER_LOOKS) return false;
-			const between = this.answers.filter(([sent]) => sent > ticket && sent <= mark);
-			if (look > 0 && this.sends === mark && between.length >= mark - ticket) return false;
-			await wait(ANSWER_WAIT_MS);
+		// One request at a time: nothing else is out or will be.
+		if (mark <= ticket && this.out.size === 0 && this.deciding === 0) return 'alone';
+		this.deciding += 1;
+		try {
+			for (let look = 0, seen = mark; this.token === tokenUsed && look < ANSWER_LOOKS; look++, seen = this.sends) {
+				await wait(ANSWER_WAIT_MS);
+				if (this.answers.some(([sent, served]) => served && sent > mark)) return 'works';
+				if (this.out.size === 0 && this.sends === seen) break;
+			}
+			return 'unknown';
+		} finally {
+			this.deciding -= 1;
 		}
-		return false;
 	}
 
 	/** Takes up the session stored with the credential when it is newer than `tokenUsed` and not one this execution held; whether it did. */
