@@ -20,13 +20,16 @@
  *   another request, or a newer session stored with the credential, means the session ended and
  *   the request is sent again with the new one. With no sign either way, the 401 is its answer.
  * - A 401 with the session in use when the session served a request sent after this refusal came
- *   back (looked for about a second while requests are out): the session works, the 401 is this
- *   request's answer (its item fails), and nobody logs in (issue 48). A success of a request sent
- *   before the refusal came back proves nothing: it may have reached the service first.
- * - A handful of logins per run whatever the share of refused requests: after two logins that
- *   did not help (the request was refused again while the session served others), a 401 with no
- *   sign either way is the request's own answer when the session's last answer was a success; a
- *   second 401 in a row (the session ended) logs in (issue 48: one login per refused row before).
+ *   back (looked for while requests are out or sent, however slow the service, up to 30 s): the
+ *   session works, the 401 is this request's answer (its item fails), and nobody logs in (issue
+ *   48). A success of a request sent before the refusal came back proves nothing: it may have
+ *   reached the service first. None such while others were out: the session ended, renewed.
+ * - A handful of logins per run whatever the share of refused requests, one request at a time:
+ *   after two logins that did not help (the request was refused again while the session served
+ *   others; not one renewed while other refused requests were deciding too), a 401 of a request
+ *   alone (nothing else out, sent or deciding) is its own answer when the session's last answer
+ *   was a success; a second 401 in a row (the session ended) logs in (issue 48: one login per
+ *   refused row before). At the end of a run, a refused row with nothing else out costs a login.
  * - And per execution: five own logins in a row whose sessions served nothing end the renewals.
  *   Only a success with the session in use ends the row: another item's success with an older
  *   session does not. Taking up a session another execution stored does not count: on a service
