@@ -120,7 +120,6 @@ export class SessionOwner {
 	/** Sends with a session whose answer has not come back yet (`ticket` adds; an answer, or `returned`, takes off). */
 	private readonly out = new Set<number>();
 
-
 	/** Every token this execution has held (sealed and open), for redaction. */
 	readonly seen = new Set<string>();
 
@@ -307,7 +306,7 @@ export class SessionOwner {
 	 * the session ended (the sandbox's latency jitter: 2 of 10 runs of 600 rows failed rows that
 	 * way). It looks while requests are out or new ones are sent, however long the service or a
 	 * rate cap takes (up to 10 minutes). None out and none sent for a look (all the others were
-	 * refused too, or the items ran out) and no such success: no proof (false; the session is
+	 * refused too, or the items ran out) and no such success: 'unknown' (the session is
 	 * renewed, and a request refused again with the new one ends there). Nothing else out when it
 	 * came back: 'alone' (one request at a time; no answer of another can tell).
 	 */
