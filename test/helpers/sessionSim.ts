@@ -5,10 +5,11 @@
  * (test/unit/sessionServedAfterBreak.test.ts, test/unit/sessionRulesBreak.test.ts).
  */
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
+import type { SessionProbe } from '../../nodes/Recruiting/transport/session';
 import { SessionOwner } from '../../nodes/Recruiting/transport/session';
 import { sealSessionToken } from '../../nodes/Recruiting/transport/token';
+import { settled } from '../sim/host';
 import { ownerCredentials } from './sessionOwner';
 
 /** A simulated clock: `sleep` resolves when the driver moves the clock to its time (timers in order, ties in order of creation). */
@@ -24,7 +25,8 @@ export class Clock {
 		let done = false;
 		void work.then(() => (done = true), () => (done = true));
 		for (;;) {
-			await sleep(0);
+			// Every promise chain settles before the clock moves on (a macrotask, without a timer's 1 ms).
+			await settled();
 			if (done) return await work;
 			if (this.timers.length === 0) throw new Error(`deadlock at ${this.now} ms`);
 			this.timers.sort((a, b) => a.at - b.at || a.seq - b.seq);
@@ -38,6 +40,9 @@ export class Clock {
 
 export interface Row { other: boolean }
 
+/** What the service answers to a session probe: as it would a request of the account's own, or a fixed status, or a thrown error. */
+export type ProbeAnswer = 'service' | 403 | 429 | 500 | 'thrown' | 401;
+
 export interface ServiceModel {
 	toMs: (n: number) => number;
 	backMs: (n: number) => number;
@@ -46,6 +51,22 @@ export interface ServiceModel {
 	loginMs?: number;
 	/** Max Requests per Second as an interval between starts (ms); 0 or undefined: no cap. */
 	intervalMs?: number;
+	/** One session per user: a login ends every earlier session (the sandbox's `singleSessionPerUser`). */
+	singleSession?: boolean;
+	/** How long after its login an execution's token reaches the stored credential (a queue worker's database write). */
+	storeDelayMs?: () => number;
+	/** A session ends this long after its login. */
+	lifetimeMs?: number;
+	/** Whether a 401 may ask the session with a read of its own (transport/request.ts `sessionServes`; default yes, as the node does). */
+	probe?: boolean;
+	/** How the probe is answered, given the probe's number in the run (default: 'service'). */
+	probeAnswer?: (n: number) => ProbeAnswer;
+	/** Extra time the probe takes on its way to the service (a slow endpoint, a timeout). */
+	probeExtraMs?: (n: number) => number;
+	/** Whether a served probe uses up one of the session's requests (default yes: it is a request). */
+	probeCounts?: boolean;
+	/** Max simulated time (default 1 h). */
+	limitMs?: number;
 }
 
 export interface SimResult {
@@ -55,120 +76,199 @@ export interface SimResult {
 	ownRefusals: number;
 	endedRefusals: number;
 	timeMs: number;
-	/** For each failed item, how long its last `expired` took (ms). */
-	longestExpiredMs: number;
 }
 
+/** One execution of several sharing a credential: its rows, how many at once, and when it starts. */
+export interface ExecutionPlan {
+	rows: Row[];
+	concurrency: number;
+	startMs?: number;
+}
+
+export interface ExecutionResult {
+	failed: number[];
+	wrong: number[];
+	/** Logins this execution ran. */
+	logins: number;
+	/** Probes this execution sent. */
+	probes: number;
+	/** The longest time an item took, from its first send to its end (ms). */
+	longestItemMs: number;
+	/** Verdicts of `expired`, in order. */
+	verdicts: string[];
+	endMs: number;
+}
+
+export interface SharedResult {
+	logins: number;
+	probes: number;
+	timeMs: number;
+	ownRefusals: number;
+	endedRefusals: number;
+	/** Per execution, in the order given. */
+	executions: ExecutionResult[];
+}
+
+/** One execution alone (see `simulateShared`). */
 export async function simulate(rows: Row[], concurrency: number, model: ServiceModel): Promise<SimResult> {
+	const { executions, logins, timeMs, ownRefusals, endedRefusals } = await simulateShared([{ rows, concurrency }], model);
+	return { logins, timeMs, ownRefusals, endedRefusals, failed: executions[0].failed, wrong: executions[0].wrong };
+}
+
+/**
+ * Executions sharing one stored credential, each with its own `SessionOwner` (as in n8n: one per
+ * execution), on one simulated clock and service; the probe (a read with the session after a
+ * 401) answered as the model says. A review of the probe (test/unit/sessionProbeBreak.test.ts)
+ * added the probe's answers and the counts per execution.
+ */
+export async function simulateShared(plans: ExecutionPlan[], model: ServiceModel): Promise<SharedResult> {
 	const clock = new Clock();
 	let stored = '';
-	const live = new Map<string, { served: number; limit: number }>();
+	const live = new Map<string, { served: number; limit: number; endsAt: number }>();
 	let logins = 0;
+	let probes = 0;
 	let sendNo = 0;
 	let ownRefusals = 0;
 	let endedRefusals = 0;
-	let longestExpiredMs = 0;
-	const owner = new SessionOwner({ ...ownerCredentials, sessionToken: '' });
 	const reread = async (): Promise<ICredentialDataDecryptedObject> => ({ ...ownerCredentials, sessionToken: stored });
-	// The pacer (transport/pacer.ts) on the simulated clock.
-	let lastStart = Number.NEGATIVE_INFINITY;
-	let queue: Promise<void> = Promise.resolve();
-	const pacerTurn = async (): Promise<void> => {
-		const interval = model.intervalMs ?? 0;
-		if (interval <= 0) return;
-		const mine = queue.then(async () => {
-			const due = lastStart + interval - clock.now;
-			if (due > 0) await clock.sleep(due);
-			lastStart = clock.now;
-		});
-		queue = mine.catch(() => undefined);
-		await mine;
-	};
 	const login = async (): Promise<string> => {
 		await clock.sleep(model.loginMs ?? model.toMs(0) + model.backMs(0));
 		logins += 1;
 		const token = sealSessionToken(ownerCredentials, `tok-${logins}`);
-		live.set(token, { served: 0, limit: model.sessionLimit?.() ?? Number.POSITIVE_INFINITY });
-		stored = token;
+		if (model.singleSession) live.clear();
+		live.set(token, { served: 0, limit: model.sessionLimit?.() ?? Number.POSITIVE_INFINITY, endsAt: clock.now + (model.lifetimeMs ?? Number.POSITIVE_INFINITY) });
+		const delay = model.storeDelayMs?.() ?? 0;
+		if (delay > 0) void clock.sleep(delay).then(() => (stored = token));
+		else stored = token;
 		return token;
 	};
-	const send = async (token: string, row: Row): Promise<200 | 401> => {
+	/** Whether the session `token` serves a request arriving now (and counts it when it does and `use`). */
+	const serves = (token: string, use: boolean): boolean => {
+		const session = live.get(token);
+		if (!session || session.endsAt <= clock.now) return false;
+		if (use) {
+			session.served += 1;
+			if (session.served >= session.limit) live.delete(token);
+		}
+		return true;
+	};
+	const send = async (token: string, row: Row, pacerTurn: () => Promise<void>): Promise<200 | 401> => {
 		await pacerTurn();
 		const n = sendNo++;
 		await clock.sleep(model.toMs(n));
-		const session = live.get(token);
-		let status: 200 | 401;
-		if (!session) {
-			endedRefusals += 1;
-			status = 401;
-		} else if (row.other) {
-			ownRefusals += 1;
-			status = 401;
-		} else {
-			session.served += 1;
-			if (session.served >= session.limit) live.delete(token);
-			status = 200;
-		}
+		let status: 200 | 401 = 401;
+		if (!serves(token, false)) endedRefusals += 1;
+		else if (row.other) ownRefusals += 1;
+		else status = serves(token, true) ? 200 : 401;
 		await clock.sleep(model.backMs(n));
 		return status;
 	};
+	const probeSend = async (token: string, pacerTurn: () => Promise<void>): Promise<'served' | 'refused' | 'unknown'> => {
+		const p = probes++;
+		await pacerTurn();
+		const n = sendNo++;
+		await clock.sleep(model.toMs(n) + (model.probeExtraMs?.(p) ?? 0));
+		const answer = model.probeAnswer?.(p) ?? 'service';
+		let verdict: 'served' | 'refused' | 'unknown';
+		if (answer === 'service') verdict = serves(token, model.probeCounts !== false) ? 'served' : 'refused';
+		else if (answer === 401) verdict = 'refused';
+		else verdict = 'unknown';
+		await clock.sleep(model.backMs(n));
+		if (answer === 'thrown') throw new Error('ECONNRESET');
+		return verdict;
+	};
 	const capped = (model.intervalMs ?? 0) > 0;
-	const item = async (row: Row): Promise<'ok' | 'failed'> => {
-		const refusals = { renewed: false };
-		for (;;) {
-			const held = await owner.current();
-			if (typeof held !== 'string') throw new Error('login failure');
-			let tokenUsed: string;
-			let ticket: number;
-			let status: 200 | 401;
-			if (held !== '') {
-				tokenUsed = held;
-				ticket = owner.ticket();
-				status = await send(held, row);
-				owner.returned(ticket);
-			} else {
-				const turn = owner.tryLead();
-				if (!turn) continue;
-				if (capped) {
-					await pacerTurn();
-					tokenUsed = await login();
-					turn.succeeded(tokenUsed);
+	const execution = async (plan: ExecutionPlan): Promise<ExecutionResult> => {
+		if ((plan.startMs ?? 0) > 0) await clock.sleep(plan.startMs ?? 0);
+		const owner = new SessionOwner({ ...ownerCredentials, sessionToken: stored });
+		const mine = { logins: 0, probes: 0, longestItemMs: 0, verdicts: [] as string[] };
+		// The pacer (transport/pacer.ts) of this execution, on the simulated clock.
+		let lastStart = Number.NEGATIVE_INFINITY;
+		let queue: Promise<void> = Promise.resolve();
+		const pacerTurn = async (): Promise<void> => {
+			const interval = model.intervalMs ?? 0;
+			if (interval <= 0) return;
+			const turn = queue.then(async () => {
+				const due = lastStart + interval - clock.now;
+				if (due > 0) await clock.sleep(due);
+				lastStart = clock.now;
+			});
+			queue = turn.catch(() => undefined);
+			await turn;
+		};
+		const ownLogin = async () => {
+			mine.logins += 1;
+			return await login();
+		};
+		const item = async (row: Row): Promise<'ok' | 'failed'> => {
+			const refusals = { renewed: false };
+			const began = clock.now;
+			const end = (outcome: 'ok' | 'failed') => {
+				mine.longestItemMs = Math.max(mine.longestItemMs, clock.now - began);
+				return outcome;
+			};
+			for (;;) {
+				const held = await owner.current();
+				if (typeof held !== 'string') throw new Error('login failure');
+				let tokenUsed: string;
+				let ticket: number;
+				let status: 200 | 401;
+				if (held !== '') {
+					tokenUsed = held;
 					ticket = owner.ticket();
-					status = await send(tokenUsed, row);
+					status = await send(held, row, pacerTurn);
 					owner.returned(ticket);
 				} else {
-					tokenUsed = await login();
-					status = await send(tokenUsed, row);
-					turn.succeeded(tokenUsed);
-					ticket = owner.ticket();
-					owner.returned(ticket);
+					const turn = owner.tryLead();
+					if (!turn) continue;
+					if (capped) {
+						await pacerTurn();
+						tokenUsed = await ownLogin();
+						turn.succeeded(tokenUsed);
+						ticket = owner.ticket();
+						status = await send(tokenUsed, row, pacerTurn);
+						owner.returned(ticket);
+					} else {
+						tokenUsed = await ownLogin();
+						status = await send(tokenUsed, row, pacerTurn);
+						turn.succeeded(tokenUsed);
+						ticket = owner.ticket();
+						owner.returned(ticket);
+					}
 				}
+				if (status === 200) {
+					owner.authorised(tokenUsed, ticket);
+					return end('ok');
+				}
+				const used = tokenUsed;
+				const probe: SessionProbe | undefined =
+					model.probe === false
+						? undefined
+						: async () => {
+								mine.probes += 1;
+								return await probeSend(used, pacerTurn);
+							};
+				const verdict = await owner.expired(tokenUsed, reread, clock.sleep, refusals, ticket, probe);
+				if (typeof verdict !== 'string') throw new Error('login failure');
+				mine.verdicts.push(verdict);
+				if (verdict === 'final') return end('failed');
+				if (verdict === 'renewed') refusals.renewed = true;
 			}
-			if (status === 200) {
-				owner.authorised(tokenUsed, ticket);
-				return 'ok';
+		};
+		const outcomes: Array<'ok' | 'failed'> = new Array(plan.rows.length);
+		let next = 0;
+		const worker = async () => {
+			while (next < plan.rows.length) {
+				const index = next++;
+				outcomes[index] = await item(plan.rows[index]);
 			}
-			const started = clock.now;
-			const verdict = await owner.expired(tokenUsed, reread, clock.sleep, refusals, ticket);
-			if (typeof verdict !== 'string') throw new Error('login failure');
-			if (verdict === 'final') {
-				longestExpiredMs = Math.max(longestExpiredMs, clock.now - started);
-				return 'failed';
-			}
-			if (verdict === 'renewed') refusals.renewed = true;
-		}
+		};
+		await Promise.all(Array.from({ length: plan.concurrency }, worker));
+		const failed = outcomes.flatMap((outcome, index) => (outcome === 'failed' ? [index] : []));
+		return { failed, wrong: failed.filter((index) => !plan.rows[index].other), ...mine, endMs: clock.now };
 	};
-	const outcomes: Array<'ok' | 'failed'> = new Array(rows.length);
-	let next = 0;
-	const worker = async () => {
-		while (next < rows.length) {
-			const index = next++;
-			outcomes[index] = await item(rows[index]);
-		}
-	};
-	await clock.run(Promise.all(Array.from({ length: concurrency }, worker)));
-	const failed = outcomes.flatMap((outcome, index) => (outcome === 'failed' ? [index] : []));
-	return { logins, failed, wrong: failed.filter((index) => !rows[index].other), ownRefusals, endedRefusals, timeMs: clock.now, longestExpiredMs };
+	const executions = await clock.run(Promise.all(plans.map(execution)), model.limitMs);
+	return { logins, probes, timeMs: clock.now, ownRefusals, endedRefusals, executions };
 }
 
 export const rowsOf = (count: number, other: (index: number) => boolean): Row[] => Array.from({ length: count }, (_, index) => ({ other: other(index) }));

@@ -29,6 +29,8 @@ export interface ApiRequest {
 	accept?: number[];
 	/** A POST that creates nothing (the login): safe to repeat like GET, PUT and DELETE. */
 	repeatable?: boolean;
+	/** A shorter bound than the run's Request Timeout (ms). */
+	timeoutMs?: number;
 }
 
 const REPEATABLE = new Set<IHttpRequestMethods>(['GET', 'PUT', 'DELETE', 'HEAD']);

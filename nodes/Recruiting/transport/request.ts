@@ -51,6 +51,9 @@ interface Lease {
 	turn?: LoginTurn;
 }
 
+/** The read that asks whether a session serves (the credential test's request for Email and Password). */
+const SESSION_PROBE: ApiRequest = { method: 'GET', path: '/v1/company/api-integrations', timeoutMs: 10_000 };
+
 /** The error, when it is the refusal of a request never sent because the run is stopping (not a failure of its own). */
 export function notSentStopping(error: unknown): NodeOperationError | NodeApiError | undefined {
 	return (error instanceof NodeOperationError || error instanceof NodeApiError) && error.context.notSentStopping === true ? error : undefined;
@@ -182,11 +185,11 @@ class Call {
 	 * rate) first, then Max Requests per Second's, so that requests released together at the end
 	 * of a hold still start one interval apart.
 	 */
-	private async send(data: ICredentialDataDecryptedObject): Promise<Outcome> {
+	private async send(data: ICredentialDataDecryptedObject, request: ApiRequest = this.request): Promise<Outcome> {
 		await this.transport.controller.turn(this.wait);
 		await this.transport.pacer.turn(this.wait);
 		this.checkRunning();
-		const options = wireOptions(this.request, String(this.credentials.baseUrl), this.transport.timeoutMs);
+		const options = wireOptions(request, String(this.credentials.baseUrl), Math.min(request.timeoutMs ?? Number.POSITIVE_INFINITY, this.transport.timeoutMs));
 		return await attempt(this.context, options, data, this.transport.controller);
 	}
 
@@ -279,10 +282,33 @@ class Call {
 			return true;
 		}
 		const owner = this.transport.session(this.credentials);
-		const verdict = await owner.expired(lease.tokenUsed, async () => await this.context.getCredentials(CREDENTIAL_TYPE), this.wait, this.refusals, lease.ticket);
+		const probe = async () => await this.sessionServes(lease.tokenUsed);
+		const verdict = await owner.expired(lease.tokenUsed, async () => await this.context.getCredentials(CREDENTIAL_TYPE), this.wait, this.refusals, lease.ticket, probe);
 		if (typeof verdict !== 'string') throw this.loginError(verdict);
 		if (verdict === 'renewed') this.refusals.renewed = true;
 		return verdict !== 'final';
+	}
+
+	/**
+	 * Whether the session `token` serves now: the credential test's request (an authenticated read
+	 * of the company's API integrations), sent after a 401 came back. Its answer is only looked at
+	 * for its status, never kept. Anything but a 401 or a success tells nothing ('unknown').
+	 */
+	private async sessionServes(token: string): Promise<'served' | 'refused' | 'unknown'> {
+		let outcome: Outcome;
+		try {
+			outcome = await this.send(this.transport.session(this.credentials).lend(this.credentials, token), SESSION_PROBE);
+		} catch {
+			return 'unknown';
+		}
+		if (outcome.kind !== 'answer') return 'unknown';
+		if (outcome.status === 401) return 'refused';
+		// Only the API's JSON answer counts (a sign-in page answered 200 is no sign that the session works).
+		const { parsed, isJson } = parseBody(outcome.body);
+		if (outcome.status < 200 || outcome.status > 299 || !isJson || typeof parsed !== 'object' || parsed === null) return 'unknown';
+		const said = Number((parsed as { status?: unknown }).status);
+		if (said === 401) return 'refused';
+		return said >= 400 && said <= 599 ? 'unknown' : 'served';
 	}
 }
 

@@ -11,25 +11,31 @@
  * - A login that failed for good (refused, no token, or still failing after its retries) is
  *   final for the execution: every waiting and later request fails with it, none logs in again.
  * - Logins are bounded per request: a request refused again after a session was renewed for it
- *   does not log in again. Either the service refuses this request (a record of another account)
+ *   logs in again only when the session shows that it ended. Either the service refuses this request (a record of another account)
  *   while the session works, or the session ended once more (on a service that allows one
  *   session per user, another execution's login ends it, and that execution stores its token a
  *   moment later). The request looks for the answer for up to about a second: a success of
  *   another request with the session, sent after this refusal, means the session works and the
  *   401 is this request's answer (its item fails, the others go on at full speed); a renewal by
  *   another request, or a newer session stored with the credential, means the session ended and
- *   the request is sent again with the new one. With no sign either way, the 401 is its answer.
+ *   the request is sent again with the new one. With no sign either way, the session is asked
+ *   (below): refused, it ended once more and is renewed; otherwise the 401 is its answer.
  * - A 401 with the session in use when the session served a request sent after this refusal came
  *   back (looked for while requests are out or sent, however slow the service or a rate cap): the
  *   session works, the 401 is this request's answer (its item fails), and nobody logs in (issue
  *   48). A success of a request sent before the refusal came back proves nothing: it may have
- *   reached the service first. None such while others were out: the session ended, renewed.
+ *   reached the service first, and so does a success of a session renewed meanwhile. None such
+ *   while others were out: the session ended, renewed.
+ * - Asking the session: where no other answer can tell (a request alone; a request refused again
+ *   with no sign), one authenticated read with the session, sent after the 401 came back
+ *   (`SessionProbe`), decides: served, the 401 is the request's own; refused, the session ended.
+ *   One read answers every 401 that came back before it was sent. Any other answer tells nothing.
  * - A handful of logins per run whatever the share of refused requests, one request at a time:
- *   after two logins that did not help (the request was refused again while the session served
- *   others; not one renewed while other refused requests were deciding too), a 401 of a request
- *   alone (nothing else out, sent or deciding) is its own answer when the session's last answer
- *   was a success; a second 401 in a row (the session ended) logs in (issue 48: one login per
- *   refused row before). At the end of a run, a refused row with nothing else out costs a login.
+ *   a 401 of a request alone (nothing else out, sent or deciding) asks the session; when that
+ *   tells nothing, after two logins that did not help (the request was refused again while the
+ *   session served others; not one renewed while other refused requests were deciding too), it
+ *   is its own answer when the session's last answer was a success; a second 401 in a row (the
+ *   session ended) logs in (issue 48: one login per refused row before).
  * - And per execution: five own logins in a row whose sessions served nothing end the renewals.
  *   Only a success with the session in use ends the row: another item's success with an older
  *   session does not. Taking up a session another execution stored does not count: on a service
@@ -71,12 +77,25 @@ const MAX_ANSWERS = 512;
 const ANSWER_WAIT_MS = 100;
 const ANSWER_LOOKS = 6_000;
 
+/**
+ * Probes that told nothing (an account that may not read the API integrations, a service without
+ * that read, a timeout) before the execution stops asking: the rules without them apply.
+ */
+const MAX_UNTOLD_PROBES = 2;
+
 /** How often, and about how long apart, a contested renewal looks for a newer stored session. */
 const CONTESTED_LOOKS = 3;
 const CONTESTED_WAIT_MS = 300;
 
 /** How often a renewal after a session that served looks for a newer stored session (the first at once). */
 const SERVED_LOOKS = 2;
+
+/**
+ * One authenticated read with a session, sent after a 401 came back (the credential test's
+ * request): 'served' (the session works now), 'refused' (401: it ended) or 'unknown' (any other
+ * answer, or none).
+ */
+export type SessionProbe = () => Promise<'served' | 'refused' | 'unknown'>;
 
 export interface LoginTurn {
 	/** The login worked: `sealedToken` is the new session for everyone. */
@@ -116,6 +135,15 @@ export class SessionOwner {
 
 	/** Refused requests looking for the answers of the others (`servedAfter`, `refusedAgain`). */
 	private deciding = 0;
+
+	/** Numbers the 401s with the session in use as they come back (a probe asked after one answers for it). */
+	private arrivals = 0;
+
+	/** Probes that told nothing (see `MAX_UNTOLD_PROBES`). */
+	private probesUntold = 0;
+
+	/** The probe under way or last asked: its session, the 401s it answers for (numbers up to `after`) and its answer. */
+	private probing?: { token: string; after: number; answer: Promise<'served' | 'refused' | 'unknown'> };
 
 	/** Sends with a session whose answer has not come back yet (`ticket` adds; an answer, or `returned`, takes off). */
 	private readonly out = new Set<number>();
@@ -231,28 +259,44 @@ export class SessionOwner {
 		wait: Waiter,
 		before: { renewed?: boolean; shared?: boolean } = {},
 		ticket = Number.POSITIVE_INFINITY,
+		probe?: SessionProbe,
 	): Promise<'retry' | 'renewed' | 'final' | LoginFailure> {
 		this.out.delete(ticket);
 		const failure = await this.settled();
 		if (failure) return failure;
 		if (this.token !== tokenUsed) return 'retry';
 		this.heard(ticket, false);
-		if (before.renewed === true) return await this.refusedAgain(tokenUsed, reread, wait, before.shared === true);
-		// The session served a request sent after this refusal came back: it works, the 401 is this
-		// request's answer (issue 48).
-		const session = await this.servedAfter(ticket, tokenUsed, wait);
-		if (session === 'works') return 'final';
+		const arrival = ++this.arrivals;
+		let unproven = false;
+		if (before.renewed === true) {
+			const again = await this.refusedAgain(tokenUsed, reread, wait, before, arrival, probe);
+			if (again !== 'ended') return again;
+		} else {
+			// The session served a request sent after this refusal came back: it works, the 401 is this
+			// request's answer (issue 48).
+			const session = await this.servedAfter(ticket, tokenUsed, wait);
+			if (session === 'works') return 'final';
+			// No other answer tells (a request alone, or the others were refused too: the session
+			// ended, or they are all rows of another account): the session is asked before a login.
+			if (this.token === tokenUsed) {
+				const now = await this.probed(tokenUsed, arrival, probe);
+				if (now === 'served') return 'final';
+				unproven = session === 'alone' && now === 'unknown';
+			}
+		}
 		// Another refused request renewed the session meanwhile (it looked too).
 		const meanwhile = await this.settled();
 		if (meanwhile) return meanwhile;
 		if (this.token !== tokenUsed) return 'retry';
 		if (this.fruitless >= MAX_FRUITLESS_LOGINS) return 'final';
-		// One request at a time, logins did not help before and the session's last answer was a
-		// success: this 401 is the request's own. (With others out, their answers told: it ended.)
-		if (session === 'alone' && this.wasted >= MAX_WASTED_LOGINS && this.served && this.servedSend > this.ownAt) {
+		// One request at a time, no answer from the session, logins did not help before and the
+		// session's last answer was a success: this 401 is the request's own.
+		if (unproven && this.wasted >= MAX_WASTED_LOGINS && this.served && this.servedSend > this.ownAt) {
 			this.ownAt = this.servedSend;
 			return 'final';
 		}
+		// Requests that one probe answered resume together: the first renews, the others wait for it.
+		if (this.pending) return (await this.settled()) ?? 'retry';
 		before.shared = this.deciding > 0;
 		this.pending = this.renew(tokenUsed, reread, wait).finally(() => {
 			this.pending = undefined;
@@ -262,11 +306,43 @@ export class SessionOwner {
 	}
 
 	/**
+	 * Whether the session `tokenUsed` serves now, for the 401 numbered `arrival`: one probe answers
+	 * every 401 that came back before it was sent (it reached the service after them), and its
+	 * 'refused' every later one too. A served probe is a success of the session like any other.
+	 */
+	private async probed(tokenUsed: string, arrival: number, probe?: SessionProbe): Promise<'served' | 'refused' | 'unknown'> {
+		const asked = this.probing;
+		if (asked && asked.token === tokenUsed) {
+			// An ended session stays ended; that it served speaks only of the 401s that came back before it was sent.
+			const told = await asked.answer;
+			if (told === 'refused' || asked.after >= arrival) return told;
+		}
+		if (!probe || this.probesUntold >= MAX_UNTOLD_PROBES) return 'unknown';
+		const ticket = this.ticket();
+		const answer = probe().catch(() => 'unknown' as const);
+		this.probing = { token: tokenUsed, after: this.arrivals, answer };
+		this.deciding += 1;
+		try {
+			const now = await answer;
+			if (now === 'unknown') this.probesUntold += 1;
+			if (now === 'served') this.authorised(tokenUsed, ticket);
+			else if (now === 'refused' && this.token === tokenUsed) this.heard(ticket, false);
+			return now;
+		} finally {
+			this.out.delete(ticket);
+			this.deciding -= 1;
+		}
+	}
+
+	/**
 	 * A request refused again with the session in use after a session was renewed for it: 'final'
 	 * when a request sent after this refusal succeeded with the session (it works; the 401 is this
 	 * request's answer), 'retry' when the session was renewed by another request or a newer one
-	 * is stored with the credential (it had ended), 'final' when neither shows within the looks.
-	 * The login counts as one that did not help (`MAX_WASTED_LOGINS`) only when it was renewed for
+	 * is stored with the credential (it had ended). When neither shows within the looks, the
+	 * session is asked (`probed`): 'ended' when it refuses (the caller renews it; with a service
+	 * that allows one session per user, every request of an execution was refused again after
+	 * another's login and none renewed: CI's queue-single failed 4 rows of two executions), 'final'
+	 * otherwise. The login counts as one that did not help (`MAX_WASTED_LOGINS`) only when it was renewed for
 	 * this request alone (`shared`: others were refused with the session that ended as well; with
 	 * sessions of a few requests, a row of another account often meets a session's end).
 	 */
@@ -274,11 +350,19 @@ export class SessionOwner {
 		tokenUsed: string,
 		reread: () => Promise<ICredentialDataDecryptedObject>,
 		wait: Waiter,
-		shared: boolean,
-	): Promise<'retry' | 'final' | LoginFailure> {
+		before: { shared?: boolean },
+		arrival: number,
+		probe?: SessionProbe,
+	): Promise<'retry' | 'final' | 'ended' | LoginFailure> {
+		const shared = before.shared === true;
 		const mark = this.sends;
 		this.deciding += 1;
 		try {
+			// The session is asked at once, while its answer still speaks of the refusal's moment
+			// (asked after the looks, a short session had often ended since: a row of another
+			// account then led login after login).
+			const now = await this.probed(tokenUsed, arrival, probe);
+			if (now === 'served') return this.wastedLogin(shared);
 			for (let look = 0; look < CONTESTED_LOOKS; look++) {
 				if (look > 0) await wait(this.lookWaitMs());
 				const failure = await this.settled();
@@ -287,7 +371,10 @@ export class SessionOwner {
 				if (this.servedSend > mark) return this.wastedLogin(shared);
 				if (await this.takeUpStored(tokenUsed, reread)) return 'retry';
 			}
-			return this.wastedLogin(shared);
+			// Refused: it ended once more (another execution's login on a service that allows one
+			// session per user) and is renewed; a service that refuses this account everything ends
+			// there after five logins whose sessions served nothing (`MAX_FRUITLESS_LOGINS`).
+			return now === 'refused' ? 'ended' : this.wastedLogin(shared);
 		} finally {
 			this.deciding -= 1;
 		}
@@ -318,6 +405,8 @@ export class SessionOwner {
 		try {
 			for (let look = 0, seen = mark; this.token === tokenUsed && look < ANSWER_LOOKS; look++, seen = this.sends) {
 				await wait(ANSWER_WAIT_MS);
+				// Renewed meanwhile: the answers are the new session's, and tell nothing of this one.
+				if (this.token !== tokenUsed) break;
 				if (this.answers.some(([sent, served]) => served && sent > mark)) return 'works';
 				if (this.out.size === 0 && this.sends === seen) break;
 			}
@@ -355,7 +444,8 @@ export class SessionOwner {
 			if (contested || look > 0) await wait(this.lookWaitMs());
 			if (await this.takeUpStored(tokenUsed, reread)) return;
 		}
-		this.token = '';
+		// A request refused again may have taken up a newer stored session meanwhile: kept.
+		if (this.token === tokenUsed) this.token = '';
 	}
 
 	/** The short random wait before looking at the stored credential again; after two own logins refused in a row, longer (the others serve meanwhile). */
