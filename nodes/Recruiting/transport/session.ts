@@ -249,9 +249,10 @@ export class SessionOwner {
 	/**
 	 * A request got 401 with `tokenUsed`, sent as number `ticket`; `before.renewed`: a session was
 	 * renewed for it already (`before.shared`: other requests refused with the session were still
-	 * deciding, so the renewal served them as well). Returns 'retry' (send again: another session is in use), 'renewed'
-	 * (send again: the session was renewed for it, or the next request logs in), 'final' (the 401
-	 * is its answer) or the final login failure.
+	 * deciding, so the renewal served them as well); `probe` asks the session (see `probed`).
+	 * Returns 'retry' (send again: another session is in use), 'renewed' (send again: the session
+	 * was renewed for it, or the next request logs in), 'final' (the 401 is its answer) or the
+	 * final login failure.
 	 */
 	async expired(
 		tokenUsed: string,
@@ -269,7 +270,7 @@ export class SessionOwner {
 		const arrival = ++this.arrivals;
 		let unproven = false;
 		if (before.renewed === true) {
-			const again = await this.refusedAgain(tokenUsed, reread, wait, before, arrival, probe);
+			const again = await this.refusedAgain(tokenUsed, reread, wait, before.shared === true, arrival, probe);
 			if (again !== 'ended') return again;
 		} else {
 			// The session served a request sent after this refusal came back: it works, the 401 is this
@@ -335,26 +336,26 @@ export class SessionOwner {
 	}
 
 	/**
-	 * A request refused again with the session in use after a session was renewed for it: 'final'
-	 * when a request sent after this refusal succeeded with the session (it works; the 401 is this
-	 * request's answer), 'retry' when the session was renewed by another request or a newer one
-	 * is stored with the credential (it had ended). When neither shows within the looks, the
-	 * session is asked (`probed`): 'ended' when it refuses (the caller renews it; with a service
-	 * that allows one session per user, every request of an execution was refused again after
-	 * another's login and none renewed: CI's queue-single failed 4 rows of two executions), 'final'
-	 * otherwise. The login counts as one that did not help (`MAX_WASTED_LOGINS`) only when it was renewed for
-	 * this request alone (`shared`: others were refused with the session that ended as well; with
-	 * sessions of a few requests, a row of another account often meets a session's end).
+	 * A request refused again with the session in use after a session was renewed for it. The
+	 * session is asked at once (`probed`): served, 'final' (it works; the 401 is this request's
+	 * answer). Then it looks: 'retry' when the session was renewed by another request or a newer
+	 * one is stored with the credential (it had ended), 'final' when a request sent after this
+	 * refusal succeeded with the session. Neither: 'ended' when the session refused the probe (the
+	 * caller renews it; before, when every request of an execution was refused again after another
+	 * execution's login on a one-session-per-user service, none renewed: CI's queue-single failed 4
+	 * rows in two executions), 'final' otherwise. The login counts as one that did not help
+	 * (`MAX_WASTED_LOGINS`) only when it was renewed for this request alone (`shared`: others were
+	 * refused with the session that ended as well; with sessions of a few requests, a row of
+	 * another account often meets a session's end).
 	 */
 	private async refusedAgain(
 		tokenUsed: string,
 		reread: () => Promise<ICredentialDataDecryptedObject>,
 		wait: Waiter,
-		before: { shared?: boolean },
+		shared: boolean,
 		arrival: number,
 		probe?: SessionProbe,
 	): Promise<'retry' | 'final' | 'ended' | LoginFailure> {
-		const shared = before.shared === true;
 		const mark = this.sends;
 		this.deciding += 1;
 		try {
@@ -393,9 +394,9 @@ export class SessionOwner {
 	 * the session ended (the sandbox's latency jitter: 2 of 10 runs of 600 rows failed rows that
 	 * way). It looks while requests are out or new ones are sent, however long the service or a
 	 * rate cap takes (up to 10 minutes). None out and none sent for a look (all the others were
-	 * refused too, or the items ran out) and no such success: 'unknown' (the session is
-	 * renewed, and a request refused again with the new one ends there). Nothing else out when it
-	 * came back: 'alone' (one request at a time; no answer of another can tell).
+	 * refused too, or the items ran out) and no such success: 'unknown' (the session is asked,
+	 * then renewed). Nothing else out when it came back: 'alone' (one request at a time; no
+	 * answer of another can tell).
 	 */
 	private async servedAfter(ticket: number, tokenUsed: string, wait: Waiter): Promise<'works' | 'unknown' | 'alone'> {
 		const mark = this.sends;
