@@ -11,25 +11,28 @@
  * - A login that failed for good (refused, no token, or still failing after its retries) is
  *   final for the execution: every waiting and later request fails with it, none logs in again.
  * - Logins are bounded per request: a request refused again after a session was renewed for it
- *   logs in again only when the session shows that it ended. Either the service refuses this request (a record of another account)
- *   while the session works, or the session ended once more (on a service that allows one
- *   session per user, another execution's login ends it, and that execution stores its token a
- *   moment later). The request looks for the answer for up to about a second: a success of
- *   another request with the session, sent after this refusal, means the session works and the
- *   401 is this request's answer (its item fails, the others go on at full speed); a renewal by
- *   another request, or a newer session stored with the credential, means the session ended and
- *   the request is sent again with the new one. With no sign either way, the session is asked
- *   (below): refused, it ended once more and is renewed; otherwise the 401 is its answer.
+ *   logs in again only when the session shows that it ended. Either the service refuses this
+ *   request (a record of another account) while the session works, or the session ended once
+ *   more (on a service that allows one session per user, another execution's login ends it, and
+ *   that execution stores its token a moment later). The session is asked at once (below):
+ *   served, the 401 is this request's answer. Then the request looks for up to about a second: a
+ *   success of another request with the session, sent after this refusal, means the session
+ *   works and the 401 is this request's answer (its item fails, the others go on at full speed);
+ *   a renewal by another request, or a newer session stored with the credential, means the
+ *   session ended and the request is sent again with the new one. With no sign either way: the
+ *   session refused the probe, it ended once more and is renewed; otherwise the 401 is its answer.
  * - A 401 with the session in use when the session served a request sent after this refusal came
  *   back (looked for while requests are out or sent, however slow the service or a rate cap): the
  *   session works, the 401 is this request's answer (its item fails), and nobody logs in (issue
  *   48). A success of a request sent before the refusal came back proves nothing: it may have
  *   reached the service first, and so does a success of a session renewed meanwhile. None such
  *   while others were out: the session ended, renewed.
- * - Asking the session: where no other answer can tell (a request alone; a request refused again
- *   with no sign), one authenticated read with the session, sent after the 401 came back
- *   (`SessionProbe`), decides: served, the 401 is the request's own; refused, the session ended.
- *   One read answers every 401 that came back before it was sent. Any other answer tells nothing.
+ * - Asking the session: where no other answer can tell (a request alone; requests all refused
+ *   together; a request refused again), one authenticated read with the session, sent after the
+ *   401 came back (`SessionProbe`), decides before anyone logs in: served, the 401 is the
+ *   request's own; refused, the session ended. One read answers every 401 that came back before
+ *   it was sent (its 'refused' every later one too). Any other answer tells nothing; after two
+ *   such, the execution stops asking and the rules without it apply.
  * - A handful of logins per run whatever the share of refused requests, one request at a time:
  *   a 401 of a request alone (nothing else out, sent or deciding) asks the session; when that
  *   tells nothing, after two logins that did not help (the request was refused again while the
