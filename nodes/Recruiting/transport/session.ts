@@ -330,7 +330,6 @@ export class SessionOwner {
 			const now = await answer;
 			if (now === 'unknown') this.probesUntold += 1;
 			if (now === 'served') this.authorised(tokenUsed, ticket);
-			else if (now === 'refused' && this.token === tokenUsed) this.heard(ticket, false);
 			return now;
 		} finally {
 			this.out.delete(ticket);
