@@ -8,11 +8,12 @@
  *   - a dry run after Forget Each Input Row by hand plans what the real run does;
  *   - Adopt Given Slugs over a known row keeps what was not sent as not sent.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { DeduplicationItemTypes, DeduplicationScope, ICheckProcessedContextData, ICheckProcessedOptions, IDataObject, INodeParameters } from 'n8n-workflow';
 import { sleep as delay } from 'n8n-workflow';
 
+import { askingOf, minuteAt } from '../../nodes/Recruiting/memory/marks';
 import { forgetProcessMemory } from '../../nodes/Recruiting/memory/registry';
-import { Harness } from '../helpers/harness';
+import { deduplicator, Harness } from '../helpers/harness';
 import { creationsSent as creationsSince, storedUnder as storedIn, syncRun, upsertParameters } from '../helpers/upsert';
 import type { SyncRun } from '../helpers/upsert';
 import { ALICE, emailCredential, useSandbox } from '../helpers/sandbox';
@@ -178,6 +179,57 @@ describe('issue 46: known, unchanged rows are `unchanged` wherever they run', ()
 		forgetProcessMemory();
 		const same = await harness.run({ parameters: upsert(), items: [{ ...row, first: 'Second' }], loadStaticData: false, onError: 'continueRegularOutput' });
 		expect(same.items[0].json.action).toBe('unchanged');
+	}, 60_000);
+});
+
+describe("issue 46: a row another execution is reading (its asking mark in n8n's store)", () => {
+	type Call = [DeduplicationItemTypes[], DeduplicationScope, ICheckProcessedContextData, ICheckProcessedOptions];
+
+	/** Creates one row, then forgets the process: returns the row, its journal key and how to reach the node's list in n8n's store. */
+	const createdElsewhere = async (harness: Harness, tag: string) => {
+		const spy = jest.spyOn(deduplicator, 'checkProcessedAndRecord');
+		const [row] = rows(1, tag);
+		let calls: Call[] = [];
+		try {
+			expect((await sync(harness, [row])).actions).toEqual(['created']);
+			calls = [...spy.mock.calls] as Call[];
+		} finally {
+			spy.mockRestore();
+		}
+		const claim = calls.flatMap(([items]) => items.map(String)).find((value) => value.startsWith('claim:'))!;
+		const [, scope, context, options] = calls[0];
+		forgetProcessMemory(); // a queue worker that knows none of the slugs
+		return {
+			row,
+			/** Another execution's ask of the row, begun in the given minute: its mark. */
+			mark: async (minute: number) => await deduplicator.checkProcessedAndRecord([askingOf(claim.slice('claim:'.length), minute)], scope, context, options),
+			unmark: async (minute: number) => await deduplicator.removeProcessed([askingOf(claim.slice('claim:'.length), minute)], scope, context),
+			asks: (values: string[]) => values.filter((value) => value.startsWith('asking:')).length,
+		};
+	};
+
+	const worker = async (harness: Harness, row: IDataObject) => await harness.run({ parameters: upsert(), items: [row], loadStaticData: false, onError: 'continueRegularOutput' });
+
+	it("another execution's mark on the row: refused as busy, asked once (asked again soon, another reader's passing writes could be taken for the row's content); a run two minutes or more after the mark's minute is `unchanged`", async () => {
+		const harness = new Harness(emailCredential(sandbox(), ALICE));
+		const { row, mark, unmark, asks } = await createdElsewhere(harness, 'busyStays');
+		const minute = minuteAt(Date.now());
+		await mark(minute);
+		const spy = jest.spyOn(deduplicator, 'checkProcessedAndRecord');
+		const busy = await worker(harness, row);
+		const seen = spy.mock.calls.flatMap(([items]) => items.map(String));
+		spy.mockRestore();
+		expect(String(busy.items[0].json.error)).toMatch(/Another execution of this node was deciding this row/);
+		expect(String(busy.items[0].json.errorDescription)).toMatch(/Nothing was sent here.*a run two minutes or more later decides it/);
+		// One ask, with the marks of this minute and the last.
+		expect(asks(seen)).toBe(2);
+		// Two minutes later (the mark is of the minute before the last): it no longer counts.
+		await unmark(minute);
+		await mark(minuteAt(Date.now()) - 2);
+		forgetProcessMemory();
+		const later = await worker(harness, row);
+		expect(later.items.map((item) => item.json.action ?? item.json.error)).toEqual(['unchanged']);
+		expect(storedUnder(row.email)).toBe(1);
 	}, 60_000);
 });
 

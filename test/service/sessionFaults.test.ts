@@ -38,6 +38,22 @@ describe('3 and 4. login faults: a reset login is retried; a rate-limited login 
 		expect(sandbox().counts.logins).toBe(1);
 	});
 
+	it('a wall clock set forward two minutes while a rate-limited login waits: the login is tried again, as it would be without the step', async () => {
+		sandbox().setFaults({ loginScript: [{ status: 429, retryAfter: '1' }, { status: 429, retryAfter: '1' }, { status: 429, retryAfter: '1' }] });
+		const realNow = Date.now.bind(Date);
+		// An NTP step (or a clock set by hand) once the first login was refused: the wall clock reads two minutes later.
+		const step = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + (requestsTo(sandbox().requests, LOGIN_PATH).length > 0 ? 120_000 : 0));
+		try {
+			const harness = new Harness(emailCredential(sandbox(), ALICE));
+			const result = await harness.run({ parameters: createParameters({ retryDelayMs: 1, maxRetries: 1 }), items: candidateRows(1, 'login-step') });
+			expect(result.error).toBeUndefined();
+			expect(requestsTo(sandbox().requests, LOGIN_PATH)).toHaveLength(4);
+			expect(sandbox().counts.logins).toBe(1);
+		} finally {
+			step.mockRestore();
+		}
+	}, 30_000);
+
 	it('a login answered 503 every time: advice to try later, not "Check the Base URL"', async () => {
 		sandbox().setFaults({ loginScript: [{ status: 503 }, { status: 503 }, { status: 503 }] });
 		const harness = new Harness(emailCredential(sandbox(), ALICE));

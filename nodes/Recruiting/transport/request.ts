@@ -153,7 +153,7 @@ class Call {
 	 */
 	private async sendLoggingIn(lease: Lease, turn: LoginTurn): Promise<Outcome> {
 		const { pacer } = this.transport;
-		const since = Date.now();
+		const since = performance.now(); // the time that passes: a wall clock set back or forward does not stretch or cut the retries
 		for (let tries = 0; ; tries++) {
 			if (cancelled(this.context) || this.transport.stopped) turn.abandoned();
 			this.checkRunning();
@@ -171,7 +171,7 @@ class Call {
 				return await this.send(lease.data);
 			}
 			const failure = readLoginFailure(data) ?? loginFailureOf(outcome, this.credentials);
-			const waitMs = cancelled(this.context) ? undefined : loginRetryWait(failure, tries, this.transport.retry, Date.now() - since);
+			const waitMs = cancelled(this.context) ? undefined : loginRetryWait(failure, tries, this.transport.retry, performance.now() - since);
 			if (waitMs === undefined) {
 				turn.failed(failure);
 				throw this.loginError(failure);

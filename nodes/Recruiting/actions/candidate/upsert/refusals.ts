@@ -157,7 +157,7 @@ export function busyError(context: IExecuteFunctions, itemIndex: number, lead: L
 	const error = new NodeOperationError(context.getNode(), `Another execution of this node was deciding this row at the same moment (${MATCH_BY_LABEL[lead.matchedBy]} ${String(lead.value)})`, {
 		itemIndex,
 		description:
-			"Another execution (on this n8n or another worker) was reading this row's state in n8n's deduplication store at the same moment, so this one could not tell whether the row changed. Nothing was sent here, so nothing is created twice. Nothing to do: the next run decides it.",
+			"Another execution (on this n8n or another worker) was reading this row's state in n8n's deduplication store at the same moment, so this one could not tell whether the row changed. Nothing was sent here, so nothing is created twice. Nothing to do: a run two minutes or more later decides it (an execution that reads a row marks it for the minute it began and the next; this one is not asked again sooner, since another reader's passing writes could then be taken for the row's content).",
 	});
 	error.context.refusal = BUSY_REFUSAL;
 	error.context.partialResult = failedFields(lead);
