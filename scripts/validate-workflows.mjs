@@ -1,8 +1,9 @@
 // Validates .github/workflows/*.yml against GitHub's own workflow schema with
 // @actions/workflow-parser (the parser behind GitHub's Actions language service), since nothing
 // here can reach GitHub. Also checks what this project's workflows must do: publish with
-// provenance (id-token: write, npm publish --provenance) on a version tag, and run .ci/run on
-// pull requests. Exits 1 with every problem listed.
+// provenance (id-token: write, npm publish --provenance) on a version tag, run .ci/run on pull
+// requests, and name only scripts package.json has (`npm run <name>`). Exits 1 with every
+// problem listed.
 //
 //   node scripts/validate-workflows.mjs [file ...]
 import fs from 'node:fs';
@@ -47,6 +48,9 @@ function projectRules(name, template, content) {
 		if (!/npm publish --provenance/.test(runs)) problems.push('publish.yml must run npm publish --provenance');
 		if (!/npm test/.test(runs)) problems.push('publish.yml must run the tests before publishing');
 	}
+	// A step that runs a script package.json does not have fails only on GitHub (publish.yml once ran `npm run test:pack`).
+	const scripts = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')).scripts ?? {};
+	for (const [, script] of runs.matchAll(/\bnpm run(?:-script)? +([\w:.-]+)/g)) if (!(script in scripts)) problems.push(`${name} runs \`npm run ${script}\`, which package.json does not have`);
 	if (name === 'ci.yml') {
 		if (!/pull_request/.test(content)) problems.push('ci.yml must run on pull requests');
 		if (!/\.ci\/run/.test(runs)) problems.push('ci.yml must run .ci/run');

@@ -80,7 +80,7 @@ describe(`MCP Server Trigger with Recruiting tools, real n8n ${line}.x, official
 		await assert.rejects(connectMcp({ url: setup.url, token: 'wrong-token' }), refused);
 	});
 
-	test('lists four tools an agent can tell apart, each saying what it does, needs and returns, with typed, described inputs', async (t) => {
+	test('lists five tools an agent can tell apart, each saying what it does, needs and returns, with typed, described inputs', async (t) => {
 		({ tools } = await client.listTools());
 		received.push(JSON.stringify(tools));
 		t.diagnostic(`tools as the client received them: ${JSON.stringify(tools)}`);

@@ -41,6 +41,9 @@ export class Clock {
 export interface Row { other: boolean }
 
 /** What the service answers to a session probe: as it would a request of the account's own, or a fixed status, or a thrown error. */
+/** How often request.ts `sessionServes` sends a probe answered 429 in all. */
+const PROBE_TRIES = 3;
+
 export type ProbeAnswer = 'service' | 403 | 429 | 500 | 'thrown' | 401;
 
 export interface ServiceModel {
@@ -163,19 +166,26 @@ export async function simulateShared(plans: ExecutionPlan[], model: ServiceModel
 		await clock.sleep(model.backMs(n));
 		return status;
 	};
+	// As request.ts `sessionServes`: a probe answered 429 is sent again after its Retry-After (1 s here), three tries in all.
 	const probeSend = async (token: string, pacerTurn: () => Promise<void>): Promise<'served' | 'refused' | 'unknown'> => {
-		const p = probes++;
-		await pacerTurn();
-		const n = sendNo++;
-		await clock.sleep(model.toMs(n) + (model.probeExtraMs?.(p) ?? 0));
-		const answer = model.probeAnswer?.(p) ?? 'service';
-		let verdict: 'served' | 'refused' | 'unknown';
-		if (answer === 'service') verdict = serves(token, model.probeCounts !== false) ? 'served' : 'refused';
-		else if (answer === 401) verdict = 'refused';
-		else verdict = 'unknown';
-		await clock.sleep(model.backMs(n));
-		if (answer === 'thrown') throw new Error('ECONNRESET');
-		return verdict;
+		for (let tries = 0; ; tries++) {
+			const p = probes++;
+			await pacerTurn();
+			const n = sendNo++;
+			await clock.sleep(model.toMs(n) + (model.probeExtraMs?.(p) ?? 0));
+			const answer = model.probeAnswer?.(p) ?? 'service';
+			let verdict: 'served' | 'refused' | 'unknown';
+			if (answer === 'service') verdict = serves(token, model.probeCounts !== false) ? 'served' : 'refused';
+			else if (answer === 401) verdict = 'refused';
+			else verdict = 'unknown';
+			await clock.sleep(model.backMs(n));
+			if (answer === 'thrown') throw new Error('ECONNRESET');
+			if (answer === 429 && tries + 1 < PROBE_TRIES) {
+				await clock.sleep(1_000);
+				continue;
+			}
+			return verdict;
+		}
 	};
 	const capped = (model.intervalMs ?? 0) > 0;
 	const execution = async (plan: ExecutionPlan): Promise<ExecutionResult> => {

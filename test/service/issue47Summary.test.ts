@@ -82,6 +82,22 @@ describe('issue 47, item 3: a production execution with trouble says so (executi
 		expect(hints[0]).toMatch(/Adopt Given Slugs/);
 	});
 
+	it('Create or Update: a creation that got no clear answer is counted as held, and the hint says so', async () => {
+		const harness = new Harness(emailCredential(sandbox(), ALICE));
+		// The service stores the candidate, then answers 503: the node cannot tell, holds the row and never sends it again by itself.
+		sandbox().setFaults({ afterWorkErrorRate: 1, paths: ['/gin/v1/company/candidate'], seed: 3 });
+		try {
+			const live = await harness.run({ parameters: upsertParameters({ options: { retryDelayMs: 1 } }, { firstName: '={{ $json.first }}' }), items: [{ email: 'i47s.held@example.test', first: 'H', skills: 'SQL: 3' }], onError: 'continueRegularOutput' });
+			expect(live.items.map((item) => item.json.action)).toEqual(['failed']);
+			expect(live.run.data.resultData.metadata).toEqual({ held: '1' });
+			const hints = (live.run.data.resultData.runData.Recruiting[0].hints ?? []).map((hint) => hint.message);
+			expect(hints).toHaveLength(1);
+			expect(hints[0]).toMatch(/^Create or Update: 1 of 1 rows did not fully go through \(1 held \(outcome unknown or not sent\)\)/);
+		} finally {
+			sandbox().setFaults({});
+		}
+	});
+
 	it('Create or Update: rows that are all unchanged on a re-run are counted, with no hint', async () => {
 		const harness = new Harness(emailCredential(sandbox(), ALICE));
 		const sheet = [{ email: 'i47s.same@example.test', first: 'S', skills: 'SQL: 3' }];

@@ -113,6 +113,8 @@ describe('§1 the state in the rows', () => {
 		const garbled = await runRows(harness, bad, fromRow);
 		expect(garbled.writes).toEqual([]);
 		for (const json of garbled.outputs) expect(String(json.error)).toMatch(/Sync State/);
+		// Another version's state (its first character) says so (README, Troubleshooting).
+		expect(String(garbled.outputs[2].error)).toMatch(/Sync State was written by another version of this node/);
 		// Surrounding spaces (a cell as a sheet gives it back) do not matter.
 		const spaced = await runRows(harness, [{ ...good, state: ` ${state}\n` }], fromRow);
 		expect(spaced.outputs[0]).toMatchObject({ action: 'unchanged', syncState: state });

@@ -100,6 +100,8 @@ describe('candidate.upsert: the issue\'s proof over 1,000 rows', () => {
 		// One output item however many rows came in (issue 39).
 		expect(cleared.outputs).toHaveLength(1);
 		expect(cleared.outputs[0]).toMatchObject({ action: 'cleared', forgotten: 1020 });
+		// It sends nothing to the service (README, Memory Action).
+		expect(cleared.requests).toBe(0);
 		const { writes } = await runRows(harness, sheet.slice(0, 5));
 		expect(count(writes, `POST ${CANDIDATE}`)).toBe(5);
 	}, 60_000);

@@ -27,10 +27,11 @@
  * engine against nock (real timers, two items).
  */
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
-import nock from 'nock';
 
 import { Harness } from '../helpers/harness';
 import { setUpNock } from '../helpers/nock';
+import type { Reply } from '../helpers/probeService';
+import { probeService } from '../helpers/probeService';
 import { ownerAfterLogin, ownerCredentials, sealed } from '../helpers/sessionOwner';
 import type { ExecutionPlan as ProbePlan, ProbeAnswer, ServiceModel as ProbeModel } from '../helpers/sessionSim';
 import { Clock, fixed, otherIndexes, rowsOf, simulateShared as simulateProbe } from '../helpers/sessionSim';
@@ -246,35 +247,10 @@ describe('through n8n\'s engine against nock (real timers): what the probe is se
 	const EMAIL = 'recruiter@example.test';
 	const PASSWORD = ['pass', 'word', '-probe'].join('');
 
-	/** Login, Update (401 unless the token is live or when `refused(slug)`), and the probe's read (`probeReply` when the token is not live). */
-	function service(options: { refused?: (slug: string) => boolean; endAfterFirst?: boolean; probeReply: (live: boolean, token: string) => [number, unknown, Record<string, string>?] }) {
-		const live = new Set<string>();
-		const state = { issued: 0, updates: 0, probes: [] as string[] };
-		nock(BASE)
-			.persist()
-			.post('/v1/login')
-			.reply(() => {
-				state.issued += 1;
-				const token = `tok-${state.issued}`;
-				live.add(token);
-				return [200, { message: 'Signed in', status: 200, data: { id: 7, email: EMAIL, token } }];
-			})
-			.get('/v1/company/api-integrations')
-			.reply(function () {
-				const token = String(this.req.headers.authorization).replace(/^Bearer /, '');
-				state.probes.push(token);
-				return options.probeReply(live.has(token), token);
-			})
-			.put('/gin/v1/company/candidate')
-			.reply(function (_uri, body) {
-				const token = String(this.req.headers.authorization).replace(/^Bearer /, '');
-				if (!live.has(token) || options.refused?.(String((body as { user_slug?: string }).user_slug)) === true) return [401, { message: 'Not authorized', status: 401 }];
-				state.updates += 1;
-				// The session ends right after serving the first update (expired on the service's side).
-				if (options.endAfterFirst === true && state.updates === 1) live.clear();
-				return [200, { message: 'Updated', status: 200 }];
-			});
-		return state;
+	/** Login, Update (401 unless the token is live or when `refused(slug)`), and the probe's read (test/helpers/probeService.ts); the tokens the probes were sent with. */
+	function service(options: { refused?: (slug: string) => boolean; endAfterFirst?: boolean; probeReply: (live: boolean, token: string) => Reply }) {
+		const state = probeService(BASE, EMAIL, { ...options, probeReply: (live, _probe, token) => options.probeReply(live, token) });
+		return { get issued() { return state.issued; }, get probes() { return state.probes.map((probe) => probe.token); } };
 	}
 
 	const run = async (slugs: string[]) =>

@@ -151,6 +151,14 @@ export const UNAUTHORIZED_ADVICE = {
 		'. The API key may have been deleted, this operation may need a session (Email and Password or Access Token authentication), or the service may expect the key in another header (API Key Header).',
 } as const;
 
+/**
+ * Said of a 401 with Email and Password that no run of logins explains (the session serves other
+ * requests, or this request's own login did not help while it did): the service refuses this
+ * request itself, and the credential is not the cause.
+ */
+export const OWN_UNAUTHORIZED =
+	' for this request, while the session serves others: the service refuses this request itself (a record of another company or account, say). The credential works.';
+
 /** Said of a creation whose outcome is unknown: it was not repeated, so it cannot exist twice. */
 const MAY_EXIST =
 	'The service may or may not have stored it: it was not sent again, so that it cannot be created twice. Check whether it exists before you run this item again.';

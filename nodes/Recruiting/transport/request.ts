@@ -23,6 +23,7 @@ import type { ErrorDetails } from './errors';
 import {
 	HEADER_REFUSED,
 	NOT_JSON,
+	OWN_UNAUTHORIZED,
 	UNAUTHORIZED_ADVICE,
 	apiError,
 	brokenMessage,
@@ -77,6 +78,9 @@ class Call {
 
 	/** A session was renewed for this request (it logs in at most once: refused again, the 401 is its answer). */
 	private readonly refusals = { renewed: false };
+
+	/** A 401 the session's owner took for this request's own answer while its sessions serve (not after logins that served nothing): the credential is not the cause. */
+	private ownRefusal = false;
 
 	private readonly mode: AuthMode;
 	private readonly repeatable: boolean;
@@ -245,7 +249,7 @@ class Call {
 		}
 		const mayExist = !this.repeatable && outcomeUnknown(status, retryAfter);
 		let message = mayExist ? gatewayMessage(status, parsed, isJson) : statusMessage(status, parsed, isJson);
-		if (status === 401) message += UNAUTHORIZED_ADVICE[this.mode];
+		if (status === 401) message += this.ownRefusal ? OWN_UNAUTHORIZED : UNAUTHORIZED_ADVICE[this.mode];
 		const description = retryable ? `Gave up after ${this.attempt + 1} attempts.` : undefined;
 		throw this.error(message, { httpCode: status, body: isJson ? parsed : undefined, description, mayExist });
 	}
@@ -286,30 +290,53 @@ class Call {
 		const verdict = await owner.expired(lease.tokenUsed, async () => await this.context.getCredentials(CREDENTIAL_TYPE), this.wait, this.refusals, lease.ticket, probe);
 		if (typeof verdict !== 'string') throw this.loginError(verdict);
 		if (verdict === 'renewed') this.refusals.renewed = true;
+		this.ownRefusal = verdict === 'final' && !owner.exhausted;
 		return verdict !== 'final';
 	}
 
 	/**
 	 * Whether the session `token` serves now: the credential test's request (an authenticated read
 	 * of the company's API integrations), sent after a 401 came back. Its answer is only looked at
-	 * for its status, never kept. Anything but a 401 or a success tells nothing ('unknown').
+	 * for its status, never kept. Answered 429 or 502–504 ("come back later"), it is sent again, up
+	 * to `PROBE_TRIES` times in all, after the answer's Retry-After or the backoff. Anything but a
+	 * 401 or the API's answer tells nothing ('unknown').
 	 */
 	private async sessionServes(token: string): Promise<'served' | 'refused' | 'unknown'> {
-		let outcome: Outcome;
-		try {
-			outcome = await this.send(this.transport.session(this.credentials).lend(this.credentials, token), SESSION_PROBE);
-		} catch {
-			return 'unknown';
+		for (let tries = 0; ; tries++) {
+			let outcome: Outcome;
+			try {
+				outcome = await this.send(this.transport.session(this.credentials).lend(this.credentials, token), SESSION_PROBE);
+			} catch {
+				return 'unknown';
+			}
+			if (outcome.kind !== 'answer') return 'unknown';
+			const { status } = outcome;
+			if ([429, 502, 503, 504].includes(status) && tries + 1 < PROBE_TRIES && !cancelled(this.context)) {
+				await this.wait(this.delay(tries, retryAfterOf(outcome.headers)));
+				continue;
+			}
+			if (status === 401) return 'refused';
+			return status >= 200 && status <= 299 ? apiAnswerOf(outcome.body) : 'unknown';
 		}
-		if (outcome.kind !== 'answer') return 'unknown';
-		if (outcome.status === 401) return 'refused';
-		// Only the API's JSON answer counts (a sign-in page answered 200 is no sign that the session works).
-		const { parsed, isJson } = parseBody(outcome.body);
-		if (outcome.status < 200 || outcome.status > 299 || !isJson || typeof parsed !== 'object' || parsed === null) return 'unknown';
-		const said = Number((parsed as { status?: unknown }).status);
-		if (said === 401) return 'refused';
-		return said >= 400 && said <= 599 ? 'unknown' : 'served';
 	}
+}
+
+/** How often a probe answered "come back later" is sent in all. */
+const PROBE_TRIES = 3;
+
+/**
+ * What the body of a 2xx answer to the probe says: the API's answer (a JSON object with its list
+ * in `data`, or a `status` of 2xx), 'served'; its envelope's `status` 401, 'refused'; anything
+ * else (a sign-in page, an empty body, `{}`, another status) tells nothing.
+ */
+function apiAnswerOf(body: unknown): 'served' | 'refused' | 'unknown' {
+	const { parsed, isJson } = parseBody(body);
+	if (!isJson || typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return 'unknown';
+	const { status, data } = parsed as { status?: unknown; data?: unknown };
+	const said = status === undefined || status === null || status === '' ? undefined : Number(status);
+	if (said === 401) return 'refused';
+	if (said !== undefined) return said >= 200 && said <= 299 ? 'served' : 'unknown';
+	return Array.isArray(data) ? 'served' : 'unknown';
 }
 
 /**
