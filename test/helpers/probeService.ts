@@ -5,7 +5,11 @@
  * live and the slug is not `refused`; the probe's read `GET /v1/company/api-integrations` is
  * answered by `probeReply`. `endAfterFirst`: the session ends right after serving the first update.
  */
+import { sleep } from 'n8n-workflow';
 import nock from 'nock';
+
+import type { Harness } from './harness';
+import { updateParameters } from './transportLogin';
 
 export type Reply = [number, unknown, Record<string, string>?];
 
@@ -55,4 +59,28 @@ export function probeService(base: string, email: string, options: ProbeServiceO
 			return [200, { message: 'Updated', status: 200 }];
 		});
 	return state;
+}
+
+/**
+ * Runs Update over `slugs` one at a time and cancels the execution 300 ms after the first probe
+ * reached the service: what had happened by the cancel, and when the run ended.
+ */
+export async function cancelledAfterFirstProbe(harness: Harness, state: ProbeServiceState, slugs: string[]) {
+	const at = { cancelled: 0, logins: -1, probes: -1 };
+	const result = await harness.run({
+		parameters: updateParameters(1),
+		items: slugs.map((slug) => ({ slug })),
+		onError: 'continueRegularOutput',
+		onStart: (execution) => {
+			void (async () => {
+				while (state.probes.length < 1) await sleep(5);
+				await sleep(300);
+				at.cancelled = Date.now();
+				at.logins = state.issued;
+				at.probes = state.probes.length;
+				execution.cancel();
+			})();
+		},
+	});
+	return { result, ended: Date.now(), at };
 }

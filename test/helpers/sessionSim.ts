@@ -211,59 +211,19 @@ export async function simulateShared(plans: ExecutionPlan[], model: ServiceModel
 			return await login();
 		};
 		const item = async (row: Row): Promise<'ok' | 'failed'> => {
-			const refusals = { renewed: false };
 			const began = clock.now;
 			const end = (outcome: 'ok' | 'failed') => {
 				mine.longestItemMs = Math.max(mine.longestItemMs, clock.now - began);
 				return outcome;
 			};
-			for (;;) {
-				const held = await owner.current();
-				if (typeof held !== 'string') throw new Error('login failure');
-				let tokenUsed: string;
-				let ticket: number;
-				let status: 200 | 401;
-				if (held !== '') {
-					tokenUsed = held;
-					ticket = owner.ticket();
-					status = await send(held, row, pacerTurn);
-					owner.returned(ticket);
-				} else {
-					const turn = owner.tryLead();
-					if (!turn) continue;
-					if (capped) {
-						await pacerTurn();
-						tokenUsed = await ownLogin();
-						turn.succeeded(tokenUsed);
-						ticket = owner.ticket();
-						status = await send(tokenUsed, row, pacerTurn);
-						owner.returned(ticket);
-					} else {
-						tokenUsed = await ownLogin();
-						status = await send(tokenUsed, row, pacerTurn);
-						turn.succeeded(tokenUsed);
-						ticket = owner.ticket();
-						owner.returned(ticket);
-					}
-				}
-				if (status === 200) {
-					owner.authorised(tokenUsed, ticket);
-					return end('ok');
-				}
-				const used = tokenUsed;
-				const probe: SessionProbe | undefined =
-					model.probe === false
-						? undefined
-						: async () => {
-								mine.probes += 1;
-								return await probeSend(used, pacerTurn);
-							};
-				const verdict = await owner.expired(tokenUsed, reread, clock.sleep, refusals, ticket, probe);
-				if (typeof verdict !== 'string') throw new Error('login failure');
-				mine.verdicts.push(verdict);
-				if (verdict === 'final') return end('failed');
-				if (verdict === 'renewed') refusals.renewed = true;
-			}
+			const probe = (used: string): SessionProbe | undefined =>
+				model.probe === false
+					? undefined
+					: async () => {
+							mine.probes += 1;
+							return await probeSend(used, pacerTurn);
+						};
+			return end(await asRequest(owner, { send: async (token) => await send(token, row, pacerTurn), login: ownLogin, capped, pacerTurn, probe, reread, sleep: clock.sleep, verdicts: mine.verdicts }));
 		};
 		const outcomes: Array<'ok' | 'failed'> = new Array(plan.rows.length);
 		let next = 0;
@@ -284,3 +244,68 @@ export async function simulateShared(plans: ExecutionPlan[], model: ServiceModel
 export const rowsOf = (count: number, other: (index: number) => boolean): Row[] => Array.from({ length: count }, (_, index) => ({ other: other(index) }));
 export const otherIndexes = (rows: Row[]) => rows.flatMap((row, index) => (row.other ? [index] : []));
 export const fixed = (ms: number) => () => ms;
+
+/** How one request meets the session owner (`asRequest`): its send, the login, the pacer under a cap, the probe after a 401. */
+export interface RequestIo {
+	send: (token: string) => Promise<200 | 401>;
+	login: () => Promise<string>;
+	/** Under a cap the login takes a turn of its own (request.ts `sendLoggingIn`). */
+	capped?: boolean;
+	pacerTurn?: () => Promise<void>;
+	probe?: (tokenUsed: string) => SessionProbe | undefined;
+	reread: () => Promise<ICredentialDataDecryptedObject>;
+	sleep: (ms: number) => Promise<void>;
+	/** Each verdict of `expired`, in order. */
+	verdicts?: string[];
+	/** After a 2xx with `token` (before the next request). */
+	onServed?: (token: string) => void;
+}
+
+/**
+ * One request as transport/request.ts drives the session owner: the held token and a ticket (or
+ * the one login, its request sent with the new token), `authorised` for a 2xx, `expired` with the
+ * probe for a 401, sent again while the verdict says so. 'failed' when the 401 is final.
+ */
+export async function asRequest(owner: SessionOwner, io: RequestIo): Promise<'ok' | 'failed'> {
+	const refusals = { renewed: false };
+	for (;;) {
+		const held = await owner.current();
+		if (typeof held !== 'string') throw new Error('login failure');
+		let tokenUsed: string;
+		let ticket: number;
+		let status: 200 | 401;
+		if (held !== '') {
+			tokenUsed = held;
+			ticket = owner.ticket();
+			status = await io.send(held);
+			owner.returned(ticket);
+		} else {
+			const turn = owner.tryLead();
+			if (!turn) continue;
+			if (io.capped === true) {
+				await io.pacerTurn?.();
+				tokenUsed = await io.login();
+				turn.succeeded(tokenUsed);
+				ticket = owner.ticket();
+				status = await io.send(tokenUsed);
+				owner.returned(ticket);
+			} else {
+				tokenUsed = await io.login();
+				status = await io.send(tokenUsed);
+				turn.succeeded(tokenUsed);
+				ticket = owner.ticket();
+				owner.returned(ticket);
+			}
+		}
+		if (status === 200) {
+			owner.authorised(tokenUsed, ticket);
+			io.onServed?.(tokenUsed);
+			return 'ok';
+		}
+		const verdict = await owner.expired(tokenUsed, io.reread, io.sleep, refusals, ticket, io.probe?.(tokenUsed));
+		if (typeof verdict !== 'string') throw new Error('login failure');
+		io.verdicts?.push(verdict);
+		if (verdict === 'final') return 'failed';
+		if (verdict === 'renewed') refusals.renewed = true;
+	}
+}

@@ -7,13 +7,12 @@
  * Run: `npx jest test/service/sessionSecondBreak.test.ts`. The simulated half is
  * test/unit/sessionSecondBreak.test.ts.
  */
-import { sleep } from 'n8n-workflow';
 
 import { Harness } from '../helpers/harness';
 import type { RunResult } from '../helpers/harness';
 import { setUpNock } from '../helpers/nock';
 import type { ProbeServiceOptions, Reply } from '../helpers/probeService';
-import { probeService } from '../helpers/probeService';
+import { cancelledAfterFirstProbe, probeService } from '../helpers/probeService';
 import { updateParameters } from '../helpers/transportLogin';
 
 setUpNock();
@@ -65,7 +64,7 @@ describe('what the probe\'s answer is taken for', () => {
 		expect(outcomes(result)).toEqual(['ok', 'failed']);
 		expect(state.issued).toBe(1);
 		// Nobody logged in for it and the session works: the message does not send the user to the credential.
-		expect(String(result.items[1].json.error)).toMatch(/HTTP 401\).* for this request, while the session serves others: the service refuses this request itself .*The credential works\./);
+		expect(String(result.items[1].json.error)).toMatch(/HTTP 401\).* for this request, while this credential's sessions serve others: the service refuses this request itself .*The credential works\./);
 		expect(String(result.items[1].json.error)).not.toMatch(/even after logging in again|Check the e-mail and password/);
 	}, 30000);
 
@@ -101,26 +100,10 @@ describe('guards: a run stopped or cancelled around a probe, and what its answer
 	// ends within a second, and nothing logs in after the cancel.
 	it('cancelled 300 ms after the probe reached a service that answers it in 8 s: the run ends within a second, no login after the cancel', async () => {
 		const state = service({ probeDelayMs: 8_000, probeReply: (live) => (live ? served() : [401, { status: 401 }]) });
-		let cancelledAt = 0;
-		let loginsAtCancel = -1;
-		const result = await harness().run({
-			parameters: updateParameters(1),
-			items: ['own-a', 'other-b', 'own-c'].map((slug) => ({ slug })),
-			onError: 'continueRegularOutput',
-			onStart: (execution) => {
-				void (async () => {
-					while (state.probes.length < 1) await sleep(5);
-					await sleep(300);
-					cancelledAt = Date.now();
-					loginsAtCancel = state.issued;
-					execution.cancel();
-				})();
-			},
-		});
-		const ended = Date.now();
-		expect(cancelledAt).toBeGreaterThan(0);
-		expect(ended - cancelledAt).toBeLessThan(1_000);
-		expect(state.issued).toBe(loginsAtCancel);
+		const { result, ended, at } = await cancelledAfterFirstProbe(harness(), state, ['own-a', 'other-b', 'own-c']);
+		expect(at.cancelled).toBeGreaterThan(0);
+		expect(ended - at.cancelled).toBeLessThan(1_000);
+		expect(state.issued).toBe(at.logins);
 		expect(result.error?.message ?? '').toMatch(/cancel/i);
 	}, 30000);
 

@@ -152,12 +152,15 @@ export const UNAUTHORIZED_ADVICE = {
 } as const;
 
 /**
- * Said of a 401 with Email and Password that no run of logins explains (the session serves other
- * requests, or this request's own login did not help while it did): the service refuses this
- * request itself, and the credential is not the cause.
+ * Said of a 401 with Email and Password taken for the request's own answer (transport/session.ts
+ * `refusal`): while the credential's sessions serve other requests, the service refuses this one itself; after
+ * new sessions served nothing although earlier ones served, that or the account's access ended.
  */
-export const OWN_UNAUTHORIZED =
-	' for this request, while the session serves others: the service refuses this request itself (a record of another company or account, say). The credential works.';
+export const OWN_UNAUTHORIZED = {
+	own: " for this request, while this credential's sessions serve others: the service refuses this request itself (a record of another company or account, say). The credential works.",
+	unclear:
+		' even after logging in again: new sessions served nothing, although earlier sessions of this credential served other requests. The service refuses this request itself (a record of another company or account, say), or the account lost its access.',
+} as const;
 
 /** Said of a creation whose outcome is unknown: it was not repeated, so it cannot exist twice. */
 const MAY_EXIST =

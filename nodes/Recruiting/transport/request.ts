@@ -79,8 +79,8 @@ class Call {
 	/** A session was renewed for this request (it logs in at most once: refused again, the 401 is its answer). */
 	private readonly refusals = { renewed: false };
 
-	/** A 401 the session's owner took for this request's own answer while its sessions serve (not after logins that served nothing): the credential is not the cause. */
-	private ownRefusal = false;
+	/** What a 401 the session's owner took for this request's own answer says of the credential (session.ts `refusal`). */
+	private refusal: 'own' | 'unclear' | 'credential' = 'credential';
 
 	private readonly mode: AuthMode;
 	private readonly repeatable: boolean;
@@ -249,7 +249,7 @@ class Call {
 		}
 		const mayExist = !this.repeatable && outcomeUnknown(status, retryAfter);
 		let message = mayExist ? gatewayMessage(status, parsed, isJson) : statusMessage(status, parsed, isJson);
-		if (status === 401) message += this.ownRefusal ? OWN_UNAUTHORIZED : UNAUTHORIZED_ADVICE[this.mode];
+		if (status === 401) message += this.mode === 'emailPassword' && this.refusal !== 'credential' ? OWN_UNAUTHORIZED[this.refusal] : UNAUTHORIZED_ADVICE[this.mode];
 		const description = retryable ? `Gave up after ${this.attempt + 1} attempts.` : undefined;
 		throw this.error(message, { httpCode: status, body: isJson ? parsed : undefined, description, mayExist });
 	}
@@ -264,7 +264,8 @@ class Call {
 		const text = isJson ? '' : String(body).trim();
 		if (text.startsWith('<')) throw this.error(NOT_JSON(httpStatus), { httpCode: httpStatus });
 		const said = answer.status;
-		if (lease.tokenUsed !== '' && said !== 401) this.transport.session(this.credentials).authorised(lease.tokenUsed, lease.ticket);
+		// A success shows the session works only for a request that needs one (a reference list is answered without it).
+		if (lease.tokenUsed !== '' && said !== 401 && this.request.auth !== 'optional') this.transport.session(this.credentials).authorised(lease.tokenUsed, lease.ticket);
 		if (!isJson) return { ...answer, message: redactAndCut(text, this.transport.secretsFor(this.credentials), 500), data: undefined };
 		if (said === undefined || said < 400 || said > 599) return answer;
 		if (this.request.accept?.includes(said)) return { ...answer, httpStatus: said };
@@ -290,7 +291,7 @@ class Call {
 		const verdict = await owner.expired(lease.tokenUsed, async () => await this.context.getCredentials(CREDENTIAL_TYPE), this.wait, this.refusals, lease.ticket, probe);
 		if (typeof verdict !== 'string') throw this.loginError(verdict);
 		if (verdict === 'renewed') this.refusals.renewed = true;
-		this.ownRefusal = verdict === 'final' && !owner.exhausted;
+		if (verdict === 'final') this.refusal = owner.refusal;
 		return verdict !== 'final';
 	}
 
@@ -312,7 +313,8 @@ class Call {
 			if (outcome.kind !== 'answer') return 'unknown';
 			const { status } = outcome;
 			if ([429, 502, 503, 504].includes(status) && tries + 1 < PROBE_TRIES && !cancelled(this.context)) {
-				await this.wait(this.delay(tries, retryAfterOf(outcome.headers)));
+				// `Retry-After: 0` (a window about to open) waits the backoff, as a login does.
+				await this.wait(this.delay(tries, retryAfterOf(outcome.headers) || undefined));
 				continue;
 			}
 			if (status === 401) return 'refused';

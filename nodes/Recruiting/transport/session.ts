@@ -127,8 +127,9 @@ export class SessionOwner {
 	/** The answers with the session in use: the number of each send and whether it was served (the latest `MAX_ANSWERS`). */
 	private answers: Array<[number, boolean]> = [];
 
-	/** Whether the session in use has served an authorised request yet. */
+	/** Whether the session in use has served an authorised request yet; whether any session of this execution has. */
 	private served = false;
+	private everServed = false;
 
 	/** Numbers the sends with a session, so that a success can be told to be later than a refusal. */
 	private sends = 0;
@@ -233,9 +234,15 @@ export class SessionOwner {
 		};
 	}
 
-	/** Whether own logins kept getting sessions that served nothing (`MAX_FRUITLESS_LOGINS`): a 401 then speaks of the credential. */
-	get exhausted(): boolean {
-		return this.fruitless >= MAX_FRUITLESS_LOGINS;
+	/**
+	 * What a 401 taken for a request's own answer says of the credential: 'own' while this
+	 * execution's sessions serve (the service refuses that request itself); 'unclear' when logins
+	 * kept getting sessions that served nothing after earlier ones served (the request refused
+	 * itself, or the account lost its access); 'credential' when no session of this execution served.
+	 */
+	get refusal(): 'own' | 'unclear' | 'credential' {
+		if (!this.everServed) return 'credential';
+		return this.fruitless < MAX_FRUITLESS_LOGINS ? 'own' : 'unclear';
 	}
 
 	/** The number of a send about to go with the session (see `authorised`). */
@@ -257,6 +264,7 @@ export class SessionOwner {
 		if (tokenUsed !== this.token) return;
 		this.fruitless = 0;
 		this.served = true;
+		this.everServed = true;
 		if (ticket > this.servedSend) this.servedSend = ticket;
 		this.heard(ticket, true);
 	}
