@@ -151,8 +151,9 @@ export class SessionOwner {
 	 * send it serves shows the probe's refusals untrue (an account that may not read the API
 	 * integrations can be answered 401 for it while its session works, as the service answers 401
 	 * "not authorized" for what an account may not do): the execution stops asking. Before, every
-	 * row of another account then cost five logins (41 logins for 8 such rows of 40, against 3
-	 * without the read; now 5: test/unit/sessionSecondBreak.test.ts).
+	 * row of another account then cost five logins (41 logins for 8 such rows of 40, one at a time,
+	 * against 3 without the read); now the first such row does, the later ones the rules without
+	 * the read (8 in all: test/unit/sessionSecondBreak.test.ts).
 	 */
 	private probeRefused?: { token: string; mark: number };
 
