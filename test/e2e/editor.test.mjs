@@ -339,12 +339,18 @@ describe(`n8n ${line}.x editor in chromium`, { timeout: 10 * 60_000, skip }, () 
 		await page.locator('[data-test-id="node-creator-item-name"]', { hasText: /^Recruiting$/ }).first().click();
 		const creator = page.locator('[data-test-id="node-creator"]');
 		await creator.getByText(/actions/i).first().waitFor();
-		const text = (await creator.innerText()).toLowerCase();
+		const resources = description.properties.find((p) => p.name === 'resource').options;
+		const operations = description.properties.filter((p) => p.name === 'operation').flatMap((p) => p.options);
+		// The panel slides in and fills while it does (CI, 2026-11-30: read at once, the last resource's actions were not there yet).
+		const expected = [...resources.map((r) => `${r.name} actions`), ...operations.map((op) => op.action ?? op.name)].map((label) => label.toLowerCase());
+		let text = '';
+		for (const until = Date.now() + 15_000; ; await page.waitForTimeout(250)) {
+			text = (await creator.innerText()).toLowerCase();
+			if (expected.every((label) => text.includes(label)) || Date.now() > until) break;
+		}
 		await screenshot('node-creator-actions');
 
-		const resources = description.properties.find((p) => p.name === 'resource').options;
 		for (const r of resources) assert.ok(text.includes(`${r.name} actions`.toLowerCase()), `resource "${r.name}" missing in the node creator`);
-		const operations = description.properties.filter((p) => p.name === 'operation').flatMap((p) => p.options);
 		for (const op of operations) {
 			const label = (op.action ?? op.name).toLowerCase();
 			assert.ok(text.includes(label), `operation "${label}" missing in the node creator`);
