@@ -39,7 +39,7 @@ import {
 import type { RequestContext } from './execution';
 import { TransportSession, cancelled } from './execution';
 import type { ServiceResponse } from './http';
-import { headerValue, neverSent, parseBody, refusedLocally, retryAfterOf, timedOut, unpack } from './http';
+import { headerValue, isObject, neverSent, parseBody, refusedLocally, retryAfterOf, timedOut, unpack } from './http';
 import type { LoginTurn } from './session';
 
 export type { ApiRequest, AuthUse } from './attempt';
@@ -333,11 +333,11 @@ const PROBE_TRIES = 3;
  */
 function apiAnswerOf(body: unknown): 'served' | 'refused' | 'unknown' {
 	const { parsed, isJson } = parseBody(body);
-	if (!isJson || typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return 'unknown';
-	const { status, data } = parsed as { status?: unknown; data?: unknown };
-	const said = status === undefined || status === null || status === '' ? undefined : Number(status);
-	if (said === 401) return 'refused';
-	if (said !== undefined) return said >= 200 && said <= 299 ? 'served' : 'unknown';
+	if (!isJson || !isObject(parsed)) return 'unknown';
+	// The envelope read as every answer's is (http.ts `unpack`).
+	const { status, data } = unpack(200, parsed);
+	if (status === 401) return 'refused';
+	if (status !== undefined) return status >= 200 && status <= 299 ? 'served' : 'unknown';
 	return Array.isArray(data) ? 'served' : 'unknown';
 }
 
