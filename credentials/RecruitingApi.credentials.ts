@@ -45,7 +45,7 @@ const REJECTED_403 =
 	'The service refused access with this credential (HTTP 403): it is known, but may not use this company\'s candidates or API keys.';
 
 const NOT_FOUND_404 =
-	'The service answered 404: the Base URL does not point at the recruiting service (leave out any path).';
+	'The service answered 404: the Base URL does not point at the recruiting service (leave out any path). With an API Key, the test sends a candidate update without a candidate: if the service says that candidate was not found, it took the key and the credential works.';
 
 export class RecruitingApi implements ICredentialType {
 	name = 'recruitingApi';

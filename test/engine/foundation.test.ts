@@ -51,7 +51,8 @@ describe('the four reference lists', () => {
 			{ id: 23, value: 'German' },
 			{ id: 26, value: 'English' },
 		];
-		const scope = nock(BASE, { reqheaders: { authorization: `Bearer ${SESSION}`, accept: 'application/json' } })
+		// "Reference-list endpoints are called without any credential": the access token stays home.
+		const scope = nock(BASE, { reqheaders: { accept: 'application/json' }, badheaders: ['authorization'] })
 			.get(path)
 			.query((actual) => {
 				expect(actual).toEqual(query ?? {});
@@ -97,20 +98,20 @@ describe('the four reference lists', () => {
 describe('credential modes', () => {
 	it('API key mode sends "Authorization: Bearer <key>" by default', async () => {
 		const scope = nock(BASE, { reqheaders: { authorization: `Bearer ${INTEGRATION}` } })
-			.get('/v1/general/job-types')
-			.reply(200, envelope(jobTypes));
+			.get(INTEGRATIONS_PATH)
+			.reply(200, envelope(apiKeys));
 		const harness = new Harness({ baseUrl: BASE, authentication: 'apiKey', apiKey: INTEGRATION });
-		await harness.run({ parameters: listJobTypes });
+		await harness.run({ parameters: listKeys });
 		scope.done();
 		expect(harness.credentials.events.logins).toBe(0);
 	});
 
 	it('API key mode sends the bare key in another header, and no Authorization', async () => {
 		const scope = nock(BASE, { reqheaders: { 'x-api-key': INTEGRATION }, badheaders: ['authorization'] })
-			.get('/v1/general/job-types')
-			.reply(200, envelope(jobTypes));
+			.get(INTEGRATIONS_PATH)
+			.reply(200, envelope(apiKeys));
 		const harness = new Harness({ baseUrl: BASE, authentication: 'apiKey', apiKey: INTEGRATION, apiKeyHeader: 'X-API-Key' });
-		const result = await harness.run({ parameters: listJobTypes });
+		const result = await harness.run({ parameters: listKeys });
 		expect(result.error).toBeUndefined();
 		scope.done();
 	});
@@ -223,8 +224,9 @@ describe('credential modes', () => {
 		nock.cleanAll();
 	}, 60_000);
 
-	it('an access token that the service rejects says so', async () => {
-		nock(BASE).get('/v1/general/job-types').reply(401, { message: 'Not authorized', status: 401 });
+	it('an access token that the service rejects says so (the list is asked without it first, then with it)', async () => {
+		nock(BASE, { badheaders: ['authorization'] }).get('/v1/general/job-types').reply(401, { message: 'Not authorized', status: 401 });
+		nock(BASE, { reqheaders: { authorization: `Bearer ${SESSION}` } }).get('/v1/general/job-types').reply(401, { message: 'Not authorized', status: 401 });
 		const harness = new Harness({ baseUrl: BASE, authentication: 'accessToken', accessToken: SESSION });
 		const result = await harness.run({ parameters: listJobTypes });
 		expect(result.error?.message).toMatch(/HTTP 401.*Not authorized.*access token may have expired/);

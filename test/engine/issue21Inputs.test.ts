@@ -165,7 +165,19 @@ describe('issue 21 item 13: phone numbers with digits and no letters pass', () =
 		expect(bodies(service)).toEqual([{ phone: sent }]);
 	});
 
-	it.each(['call me maybe', '0151 1234 ext 5', '+', '\u200B', '+49+30 123', '030 #123'])('%j is still refused before sending', async (value) => {
+	it.each([
+		['0151 1234 ext 5', '0151 1234 ext 5'],
+		['030 #123', '030 #123'],
+		['+1 (555) 123-4567 x89', '+1 (555) 123-4567 x89'],
+		['030 1234567, Durchwahl 12', '030 1234567, Durchwahl 12'],
+	])('%j with an extension at its end is sent as written (the description gives phone as a string)', async (value, sent) => {
+		const service = new FakeService();
+		const result = await run({ parameters: create({ phone: value }) });
+		expect(result.error).toBeUndefined();
+		expect(bodies(service)).toEqual([{ phone: sent }]);
+	});
+
+	it.each(['call me maybe', '+', '\u200B', '+49+30 123', '030 ext', 'ext 5', '030 12 ext 5 ext 6', '030 12 ext 5 call me'])('%j is still refused before sending', async (value) => {
 		const service = new FakeService();
 		const result = await run({ parameters: create({ email: 'a@b.test', phone: value }) });
 		expect(errorMessage(result)).toMatch(/^"Phone" (must be a phone number|is required)/);
@@ -276,7 +288,7 @@ describe('issue 21 item 16: a long value is quoted shortened in every validation
 	it('a short value is quoted whole', async () => {
 		const result = await run({ parameters: create({ email: 'a@b.test', phone: 'call me maybe' }) });
 		expect(errorMessage(result)).toBe(
-			'"Phone" must be a phone number: digits, with an optional leading +, spaces, brackets, dashes, / and . (got "call me maybe")',
+			'"Phone" must be a phone number: digits, with an optional leading +, spaces, brackets, dashes, / and ., and an optional extension (ext. 89) (got "call me maybe")',
 		);
 	});
 });

@@ -13,9 +13,9 @@ const jobTypes = [
 setUpNock();
 
 describe('reference lists through the engine', () => {
-	it('reads job types with an access token: exact request, one item per entry', async () => {
+	it('reads job types with an access token: exact request (without the credential: the description calls the lists "without any credential"), one item per entry', async () => {
 		const harness = new Harness({ baseUrl: `${BASE}/`, authentication: 'accessToken', accessToken: 'tok-123456' });
-		const scope = nock(BASE, { reqheaders: { authorization: 'Bearer tok-123456', accept: 'application/json' } })
+		const scope = nock(BASE, { reqheaders: { accept: 'application/json' }, badheaders: ['authorization'] })
 			.get('/v1/general/job-types')
 			.reply(200, { message: 'ok', status: 200, data: jobTypes });
 		const result = await harness.run({ parameters: { resource: 'referenceList', operation: 'getJobTypes' } });

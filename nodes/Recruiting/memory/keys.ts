@@ -40,12 +40,13 @@ function stable(value: unknown): unknown {
 	return value;
 }
 
-/** The row's key as it is compared: e-mail lower case without spaces, phone digits only, a key trimmed; '' when empty. */
+/** The row's key as it is compared: e-mail lower case without spaces, phone digits only (an extension after an x), a key trimmed; '' when empty. */
 export function normaliseKey(matchBy: MatchBy, value: unknown): string {
 	if (value === undefined || value === null) return '';
 	const text = (typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value)).normalize('NFC');
 	if (matchBy === 'email') return text.replace(/[\s\u200B-\u200D\u2060\uFEFF]+/g, '').toLowerCase();
-	if (matchBy === 'phone') return text.replace(/\D+/g, '');
+	// Digits only; an extension's word ("ext.", "x", "#", "Durchwahl") becomes one "x", so 030 12 x 3 is not 030 123.
+	if (matchBy === 'phone') return text.replace(/[\p{L}#]+/gu, 'x').replace(/[^\dx]+/g, '').replace(/^x+|x+$/g, '').replace(/x+/g, 'x');
 	return text.trim();
 }
 

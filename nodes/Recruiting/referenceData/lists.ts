@@ -9,7 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import type { RequestContext, TransportSession } from '../transport';
-import { apiRequest } from '../transport';
+import { apiList } from '../transport';
 
 export type ReferenceListKind = 'businessAreas' | 'jobTypes' | 'languageSkills' | 'universityDegrees';
 
@@ -117,11 +117,7 @@ export async function fetchList(
 ): Promise<IDataObject[]> {
 	const spec = REFERENCE_LISTS[kind];
 	const get = async (path: string, accept?: number[]) =>
-		await apiRequest.call(
-			context,
-			{ method: 'GET', path, qs: spec.takesLang ? { lang } : undefined, itemIndex, auth: 'optional', accept },
-			session,
-		);
+		await apiList.call(context, { method: 'GET', path, qs: spec.takesLang ? { lang } : undefined, itemIndex, auth: 'optional', accept }, session, `list of ${spec.label}`);
 	// The description names the degrees' path in two spellings: the other is asked on a 404.
 	let response = await get(spec.path, spec.otherPath ? [404] : undefined);
 	if (spec.otherPath && response.httpStatus === 404) response = await get(spec.otherPath);

@@ -185,14 +185,16 @@ export function transientLogin(failure: LoginFailure): boolean {
 /**
  * How long to wait before trying a failed login again, or undefined (it failed for good). A busy
  * service or a broken connection: up to `maxRetries` times. A login refused for rate limiting
- * (429) tries again until twice the bound of one wait has passed since its first refusal, up to
- * three times as often (a service that allows 5 logins a minute opens again within it; issue 48:
- * failing it after three tries failed every later row of the run). Each wait is its Retry-After, else the
- * backoff (also for a `Retry-After: 0` the service did not keep), at most the bound.
+ * (429, or 503 with Retry-After: "come back later") tries again for as long as the run runs, as
+ * any request does under a rate limit (a service that allows 3 logins per hour opens again
+ * within it; issue 48: failing it after three tries failed every later row of the run, and a
+ * bound of 60 s still failed 350 of 500 rows on a login limit per 2 minutes). Each wait is its
+ * Retry-After, else the backoff (also for a `Retry-After: 0` the service did not keep), at most
+ * the bound of one wait.
  */
-export function loginRetryWait(failure: LoginFailure, tries: number, retry: { maxRetries: number; initialDelayMs: number; maxDelayMs: number }, refusedForMs: number): number | undefined {
+export function loginRetryWait(failure: LoginFailure, tries: number, retry: { maxRetries: number; initialDelayMs: number; maxDelayMs: number }): number | undefined {
 	if (!transientLogin(failure)) return undefined;
-	const patient = failure.status === 429 && refusedForMs < 2 * retry.maxDelayMs && tries + 1 < 3 * (retry.maxRetries + 1);
+	const patient = failure.status === 429 || (failure.status === 503 && failure.retryAfterMs !== undefined);
 	if (tries >= retry.maxRetries && !patient) return undefined;
 	return Math.min(retry.maxDelayMs, failure.retryAfterMs || retry.initialDelayMs * 2 ** Math.min(tries, 16));
 }

@@ -222,14 +222,15 @@ export class Controller {
 			}
 			// The first request after a hold goes alone: the others wait for its answer (issue 48: a
 			// hold that ended before the service opened sent every waiting request into a 429).
-			if (this.probeDue) {
+			const look = this.probeDue;
+			if (look) {
 				this.probeDue = false;
 				this.probeSince = this.now();
 			}
 			const hold = this.holdUntil();
 			await this.pacer.turn(wait);
 			if (this.holdUntil() > hold) continue;
-			const due = this.quota.take(this.now(), this.maxHold);
+			const due = this.quota.take(this.now(), this.maxHold, look);
 			if (due === undefined) {
 				this.hold(this.now() + this.maxHold);
 				continue;
@@ -330,6 +331,7 @@ export class Controller {
 		this.quota.answered(startedAt, now);
 		this.law.left();
 		const probe = this.probeAnswered(startedAt);
+		if (probe) this.quota.looked(signal === 'ok', now);
 		const held = this.holdUntil();
 		if (signal === 'throttled') {
 			this.law.slowStart = false;
@@ -337,6 +339,8 @@ export class Controller {
 		} else this.rate.accept(now);
 		// A 429's Retry-After is the learned rate's (above), not the law's: the law holds only on 503s.
 		const decision = this.law.answer({ signal, startedAt, latencyMs, retryAfterMs: signal === 'throttled' ? undefined : retryAfterMs, method: details.method }, now);
+		// The look after a hold refused 503 with Retry-After: still closed, as a 429 says (a rate limit answered 503): held again, one request looks after it.
+		if (probe && signal === 'overloaded' && retryAfterMs !== undefined) this.hold(now + Math.min(this.maxHold, Math.max(retryAfterMs, PROBE_STEP_MS)));
 		if (this.holdUntil() > held) this.probeDue = true;
 		if (decision !== undefined) this.lastDecision = decision;
 		if (decision === 'grow') this.notify();

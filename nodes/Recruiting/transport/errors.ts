@@ -118,7 +118,7 @@ function statusWords(status: number): string {
 
 /** `<what happened> (HTTP n): <the service's own text>`. */
 export function statusMessage(status: number, body: unknown, isJson: boolean): string {
-	const said = isJson ? serviceText(body) : undefined;
+	const said = serviceText(body);
 	const detail = said ? `: ${said}` : !isJson ? ' (its answer was not JSON)' : '';
 	return `${statusWords(status)} (HTTP ${status})${detail}`;
 }

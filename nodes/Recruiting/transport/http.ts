@@ -76,17 +76,41 @@ export function headerValue(headers: IDataObject | undefined, name: string): str
 	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
-/** The text of a failure answer: the service's `error` or `message`. */
+/** Of a failure's text, at most this many characters (a whole page of reasons is cut). */
+const SAID_MAX = 500;
+
+/**
+ * The text of a failure answer (the description shows none for a refused update or record):
+ * the service's `error` and `message`, with the reasons it lists (a list in `message` or
+ * `errors`, or `errors` by field: "email: is invalid"); a plain-text answer as it came. An HTML
+ * page says nothing (it is not the API's answer).
+ */
 export function serviceText(body: unknown): string | undefined {
 	if (typeof body === 'string') {
 		const trimmed = body.trim();
-		return trimmed.startsWith('{') ? serviceText(parseBody(trimmed).parsed) : undefined;
+		if (trimmed.startsWith('{')) return serviceText(parseBody(trimmed).parsed);
+		return trimmed === '' || trimmed.startsWith('<') ? undefined : cut(trimmed.replace(/\s+/g, ' '));
 	}
 	if (!isObject(body)) return undefined;
-	for (const value of [body.error, body.message]) {
-		if (typeof value === 'string' && value.trim() !== '') return value.trim();
-	}
-	return undefined;
+	const texts: string[] = [];
+	const add = (value: unknown, field = ''): void => {
+		if (typeof value === 'string') {
+			const text = `${field}${value.trim()}`;
+			if (value.trim() !== '' && !texts.includes(text)) texts.push(text);
+		} else if (Array.isArray(value)) {
+			for (const entry of value.slice(0, 20)) add(isObject(entry) ? entry.message : entry, field);
+		} else if (isObject(value) && field === '') {
+			for (const [name, reasons] of Object.entries(value).slice(0, 20)) add(reasons, `${name}: `);
+		}
+	};
+	add(isObject(body.error) ? body.error.message : body.error);
+	add(body.message);
+	add(body.errors);
+	return texts.length === 0 ? undefined : cut(texts.join('; '));
+}
+
+function cut(text: string): string {
+	return text.length > SAID_MAX ? `${text.slice(0, SAID_MAX - 1)}…` : text;
 }
 
 const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';

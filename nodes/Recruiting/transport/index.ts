@@ -2,6 +2,7 @@
  * The only code that speaks HTTP to the recruiting service.
  *
  * - `request.ts`: `apiRequest`, the loop of send → classify → decide; `attempt.ts`: one attempt;
+ * - `pages.ts`: `apiList`, a list over every page the service says it has;
  * - `execution.ts`: what one execution's requests share (`TransportSession`);
  * - `session.ts`: the one owner of the session token; `pacer.ts`: the rate cap and waits;
  * - `controller.ts`: how many items are in flight and how fast requests start (Concurrency Mode),
@@ -22,3 +23,4 @@ export { redact, redactAndCut, redactValues } from './errors';
 export type { ServiceResponse } from './http';
 export { retryAfterMs } from './http';
 export { apiRequest, notSentStopping } from './request';
+export { apiList } from './pages';

@@ -53,6 +53,12 @@ interface Policy {
 	/** The longest reset seen since the last reset passed, and before it (X-RateLimit: the window's estimate, from both). */
 	longestReset: number;
 	longestBefore?: number;
+	/** The last reset read as it came, and when: a reset that runs down a thousand times faster than the clock is in milliseconds. */
+	lastReset?: { value: number; at: number };
+	/** How many answers showed the reset running down that fast (from the second on, it is read as milliseconds). */
+	fastResets: number;
+	/** The service served the look after a hold this policy made longer than the bound: its resets are not read (until shown to be in ms). */
+	resetsWrong?: boolean;
 	/** When this node's last requests were sent, oldest first, at most min(limit, MAX_LOG). */
 	sends: number[];
 	/** When the requests that took their turn and are not sent yet are due, oldest first. */
@@ -65,6 +71,32 @@ function insert(list: number[], at: number, max: number): void {
 	while (index > 0 && list[index - 1] > at) index -= 1;
 	list.splice(index, 0, at);
 	if (list.length > max) list.shift();
+}
+
+/**
+ * A reset in seconds. Some services write X-RateLimit-Reset in milliseconds (42000 for 42 s),
+ * which reads as 11.7 hours: once two answers, each at least 200 ms after the reading it is
+ * compared with, show it running down more than 50 times faster than the clock (a reset in
+ * seconds falls about as fast as the clock, up to a second more for its rounding, and a few more
+ * when answers come back out of order), it is read as milliseconds, and what was learned from it
+ * before (the window, the reset) is forgotten. Until then the quota holds the run as read, at
+ * most 30 s at a time, and the request that looks after each hold goes whatever it says.
+ */
+function inSeconds(policy: Policy, value: number | undefined, now: number): number | undefined {
+	if (value === undefined) return undefined;
+	// Compared with a reading at least 200 ms older (answers sent together come back spread out, their resets alike), or the last one when the reset rose (a new window).
+	const last = policy.lastReset;
+	if (last === undefined || value > last.value || now - last.at >= 200) policy.lastReset = { value, at: now };
+	if (policy.fastResets < 2 && last !== undefined && now - last.at >= 200 && last.value - value > 50 * ((now - last.at) / 1000) + 3) {
+		policy.fastResets += 1;
+		if (policy.fastResets === 2) {
+			policy.longestReset = 0;
+			policy.longestBefore = undefined;
+			policy.resetAt = Number.NEGATIVE_INFINITY;
+		}
+	}
+	if (policy.fastResets >= 2) return value / 1000;
+	return policy.resetsWrong ? undefined : value;
 }
 
 /**
@@ -86,6 +118,9 @@ export class Quota {
 
 	/** Requests that took their turn on credit and wait for it: not on the wire yet, they will spend it. */
 	private waiting = 0;
+
+	/** The policies that held the look after a hold past the bound (`take` with `look`). */
+	private readonly looking = new Set<Policy>();
 
 	/** The sends before any policy was announced (a policy heard first starts its log with them). */
 	private readonly early: number[] = [];
@@ -111,24 +146,25 @@ export class Quota {
 			if (!policy) {
 				if (this.policies.size >= MAX_POLICIES) continue;
 				const sends = reading.limit <= MAX_LOG ? this.early.slice(-reading.limit) : [];
-				policy = { limit: reading.limit, windowS: 1, left: reading.limit, at: now, resetAt: Number.NEGATIVE_INFINITY, staleBefore: Number.NEGATIVE_INFINITY, heardSentAt: Number.NEGATIVE_INFINITY, longestReset: 0, sends, due: [] };
+				policy = { limit: reading.limit, windowS: 1, left: reading.limit, at: now, resetAt: Number.NEGATIVE_INFINITY, staleBefore: Number.NEGATIVE_INFINITY, heardSentAt: Number.NEGATIVE_INFINITY, longestReset: 0, fastResets: 0, sends, due: [] };
 				this.policies.set(name, policy);
 			}
+			const resetS = inSeconds(policy, reading.resetS, now);
 			this.roll(policy, now);
-			if (reading.resetS !== undefined) policy.longestReset = Math.max(policy.longestReset, reading.resetS);
+			if (resetS !== undefined) policy.longestReset = Math.max(policy.longestReset, resetS);
 			policy.windowS = reading.windowS ?? windowEstimate(Math.max(policy.longestReset, policy.longestBefore ?? 0));
 			policy.limit = reading.limit;
 			// An answer older than one already read, or of a window that has passed, tells of the past.
 			if (sentAt < policy.heardSentAt || sentAt < policy.staleBefore) continue;
 			policy.heardSentAt = sentAt;
 			if (reading.remaining !== undefined) {
-				this.counted(policy, policy.limit - reading.remaining, others, reading.resetS, now);
+				this.counted(policy, policy.limit - reading.remaining, others, resetS, now);
 				this.refill(policy, now);
 				policy.left = Math.min(policy.limit, reading.remaining - others - this.waiting);
 				policy.at = now;
 			}
-			if (reading.resetS !== undefined) {
-				const resetAt = now + reading.resetS * 1000;
+			if (resetS !== undefined) {
+				const resetAt = now + resetS * 1000;
 				policy.resetAt = policy.resetAt > now ? Math.min(policy.resetAt, resetAt) : resetAt;
 			}
 		}
@@ -137,13 +173,19 @@ export class Quota {
 	/**
 	 * Takes a turn for a request about to be sent: how long it must wait (ms; 0: at once), or
 	 * undefined, taking nothing, when that is longer than `maxWaitMs` (the bound of one wait: the
-	 * run is held until then, and one request goes first to see whether the service is open).
+	 * run is held until then, and one request goes first to see whether the service is open:
+	 * `look`, it goes at once whatever the quota says).
 	 */
-	take(now: number, maxWaitMs = MAX_HOLD_MS): number | undefined {
+	take(now: number, maxWaitMs = MAX_HOLD_MS, look = false): number | undefined {
 		if (this.policies.size === 0) return 0;
 		let due = now;
 		for (const policy of this.policies.values()) due = Math.max(due, this.dueOf(policy, now));
-		if (due - now > maxWaitMs) return undefined;
+		if (due - now > maxWaitMs) {
+			// The request that looks after a hold goes now: the quota as read may be wrong (a reset in other units), the service's answer tells.
+			if (!look) return undefined;
+			for (const policy of this.policies.values()) if (this.dueOf(policy, now) - now > maxWaitMs) this.looking.add(policy);
+			due = now;
+		}
 		for (const policy of this.policies.values()) {
 			policy.left -= 1;
 			if (policy.limit <= MAX_LOG) insert(policy.due, due, MAX_LOG);
@@ -151,6 +193,21 @@ export class Quota {
 		const wait = Math.ceil(due - now);
 		if (wait > 0) this.waiting += 1;
 		return wait;
+	}
+
+	/**
+	 * The look after a hold was served: the policies that held it past the bound were wrong (the
+	 * service had room). What they learned from their resets (the window, the reset, the log) is
+	 * dropped and their resets are no longer read (a malformed value reads as absent), unless
+	 * later answers show them in milliseconds. Refused, they were right.
+	 */
+	looked(served: boolean, now: number): void {
+		for (const policy of this.looking) {
+			if (!served) continue;
+			policy.resetsWrong = true;
+			Object.assign(policy, { longestReset: 0, longestBefore: undefined, resetAt: Number.NEGATIVE_INFINITY, windowS: 1, left: policy.limit, at: now, sends: [] });
+		}
+		this.looking.clear();
 	}
 
 	/** A request that waited for its turn (`take` answered more than 0) is on its way now. */

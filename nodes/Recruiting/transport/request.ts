@@ -67,14 +67,11 @@ class Call {
 	/** An earlier attempt may have reached the service (its answer was lost, or a gateway failed). */
 	private reached = false;
 
-	/** An `optional` request that the service answered 401 without a session: from now on it needs one. */
-	private sessionNeeded = false;
-
 	/**
-	 * An `optional` request that the service answered 401 with the stored session: it is sent once
-	 * without one (the reference lists need none), so a stale token never forces a login there.
+	 * An `optional` request (a reference list: the description calls them "without any credential")
+	 * goes without one in every mode; answered 401 that way, it needs the credential from now on.
 	 */
-	private withoutStaleSession = false;
+	private sessionNeeded = false;
 
 	/** A session was renewed for this request (it logs in at most once: refused again, the 401 is its answer). */
 	private readonly refusals = { renewed: false };
@@ -134,11 +131,9 @@ class Call {
 	/** What to send with: the credential as it is (other modes), without a session, the session held, or a login first. */
 	private async lease(): Promise<Lease | undefined> {
 		const { credentials, request } = this;
+		if (request.auth === 'none' || (request.auth === 'optional' && !this.sessionNeeded)) return { data: { ...credentials, authentication: ANONYMOUS }, tokenUsed: '' };
 		if (this.mode !== 'emailPassword') return { data: credentials, tokenUsed: '' };
 		const owner = this.transport.session(credentials);
-		const anonymous =
-			request.auth === 'none' || (request.auth === 'optional' && !this.sessionNeeded && (owner.held === '' || this.withoutStaleSession));
-		if (anonymous) return { data: { ...credentials, authentication: ANONYMOUS }, tokenUsed: '' };
 		const token = await owner.current();
 		if (typeof token !== 'string') throw this.loginError(token);
 		if (token !== '') return { data: owner.lend(credentials, token), tokenUsed: token, ticket: owner.ticket() };
@@ -157,7 +152,6 @@ class Call {
 	 */
 	private async sendLoggingIn(lease: Lease, turn: LoginTurn): Promise<Outcome> {
 		const { pacer } = this.transport;
-		const since = performance.now(); // the time that passes: a wall clock set back or forward does not stretch or cut the retries
 		for (let tries = 0; ; tries++) {
 			if (cancelled(this.context) || this.transport.stopped) turn.abandoned();
 			this.checkRunning();
@@ -175,7 +169,7 @@ class Call {
 				return await this.send(lease.data);
 			}
 			const failure = readLoginFailure(data) ?? loginFailureOf(outcome, this.credentials);
-			const waitMs = cancelled(this.context) ? undefined : loginRetryWait(failure, tries, this.transport.retry, performance.now() - since);
+			const waitMs = cancelled(this.context) ? undefined : loginRetryWait(failure, tries, this.transport.retry);
 			if (waitMs === undefined) {
 				turn.failed(failure);
 				throw this.loginError(failure);
@@ -241,8 +235,8 @@ class Call {
 		const notProcessed = status === 429 || (status === 503 && retryAfter !== undefined);
 		const gateway = status === 502 || status === 503 || status === 504;
 		const retryable = notProcessed || (gateway && this.repeatable);
-		// A 429 to the first request after a hold is the run's look at the service: not a retry of its own.
-		if (status === 429 && outcome.probe) this.attempt -= 1;
+		// A 429 (or a 503 with Retry-After) to the first request after a hold is the run's look at the service: not a retry of its own.
+		if (notProcessed && outcome.probe) this.attempt -= 1;
 		if (retryable && this.attempt < this.transport.retry.maxRetries) {
 			if (!notProcessed) this.reached = true;
 			return await this.retryAfter(retryAfter);
@@ -277,15 +271,11 @@ class Call {
 
 	/** A 401: whether to send again (a new session, or one is needed now) or take it as the answer. */
 	private async renewed(lease: Lease): Promise<boolean> {
-		if (this.mode !== 'emailPassword' || this.request.auth === 'none' || this.request.auth === 'existing') return false;
-		if (lease.data.authentication === ANONYMOUS) {
+		if (this.request.auth === 'optional' && lease.data.authentication === ANONYMOUS) {
 			this.sessionNeeded = true;
 			return true;
 		}
-		if (this.request.auth === 'optional' && !this.withoutStaleSession && !this.sessionNeeded) {
-			this.withoutStaleSession = true;
-			return true;
-		}
+		if (this.mode !== 'emailPassword' || this.request.auth === 'none' || this.request.auth === 'existing') return false;
 		const owner = this.transport.session(this.credentials);
 		const probe = async () => await this.sessionServes(lease.tokenUsed);
 		const verdict = await owner.expired(lease.tokenUsed, async () => await this.context.getCredentials(CREDENTIAL_TYPE), this.wait, this.refusals, lease.ticket, probe);

@@ -2,7 +2,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
+import { apiList } from '../../transport';
 import { optionsCollection } from '../shared/options';
 import type { RunContext } from '../context';
 import { toApiKey } from './shared';
@@ -13,11 +13,7 @@ export const outputIsSecret = true;
 export const description: INodeProperties[] = [optionsCollection('apiKey', 'getAll')];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject[]> {
-	const response = await apiRequest.call(
-		this,
-		{ method: 'GET', path: '/v1/company/api-integrations', itemIndex },
-		run.session,
-	);
+	const response = await apiList.call(this, { method: 'GET', path: '/v1/company/api-integrations', itemIndex }, run.session, 'list of API integrations');
 	// No keys may come as `data: null` (an empty Go slice) or without `data`: both are an empty list.
 	const list = response.data ?? [];
 	if (!Array.isArray(list)) {

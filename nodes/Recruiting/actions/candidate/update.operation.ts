@@ -49,10 +49,11 @@ export async function prepare(this: IExecuteFunctions, itemIndex: number, run: R
 		const response = await updateCandidate(this, itemIndex, run, body);
 		const { user_slug: slug, ...fields } = body;
 		const data = response.data;
-		const answered = typeof data === 'object' && data !== null && !Array.isArray(data) && Object.keys(data).length > 0;
+		// The description does not show the answer's body: the fields sent, with whatever the answer's data adds or says otherwise.
+		const answered = typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as IDataObject) : {};
 		return {
+			...{ slug, ...fields, ...answered },
 			slug,
-			...(answered ? (data as IDataObject) : fields),
 			...(response.message ? { message: response.message } : {}),
 		};
 	};

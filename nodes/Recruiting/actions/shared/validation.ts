@@ -17,9 +17,10 @@ export const RULES = {
 	required: 'is required',
 	text: 'must be text',
 	email: 'must be a valid e-mail address',
-	phone: 'must be a phone number: digits, with an optional leading +, spaces, brackets, dashes, / and .',
+	phone: 'must be a phone number: digits, with an optional leading +, spaces, brackets, dashes, / and ., and an optional extension (ext. 89)',
 	boolean: 'must be true or false',
 	positiveInteger: 'must be a positive integer',
+	catalogueId: 'must be a whole number, 0 or more',
 	integer: 'must be an integer',
 	skillLevel: 'must be an integer from 1 to 4',
 	endBeforeStart: 'must not be before the start date',
@@ -87,11 +88,12 @@ export const email = (required = false): Field<string> =>
  * A phone number as people write it: national or international, grouped with spaces (no-break
  * ones too), brackets, any dash (hyphen, non-breaking hyphen, en dash, minus), slashes or dots
  * (+49 30 1234567, (+49) 30 1234567, (030) 123-45, 0151/1234567). Invisible characters pasted
- * with it (zero-width spaces, direction marks) are dropped. It must have a digit and no letter.
- * A number from a spreadsheet becomes text. Sent as written (trimmed, invisible characters
- * removed).
+ * with it (zero-width spaces, direction marks) are dropped. It must have a digit, and no letter
+ * but those of an extension at its end ("ext. 89", "x 89", "#89", "Durchwahl 89", "DW 89": the
+ * description gives the field as a string). A number from a spreadsheet becomes text. Sent as
+ * written (trimmed, invisible characters removed).
  */
-const PHONE_FORMAT = /^[\s([]*\+?[\d\s()[\]./\p{Pd}\u2212]+$/u;
+const PHONE_FORMAT = /^[\s([]*\+?[\d\s()[\]./\p{Pd}\u2212]+(?:[,;]?\s*(?:ext\.?|extension|x|#|durchwahl|dw\.?)\s*\d{1,6})?$/iu;
 
 export const phone = (required = false): Field<string> =>
 	field(required, (value) => {
@@ -138,6 +140,9 @@ export const integer = (
 
 export const positiveInteger = (required = false): Field<number> =>
 	integer({ required, min: 1, rule: RULES.positiveInteger });
+
+/** An ID of a catalogue the service does not publish (language levels, grading systems): any whole number from 0, sent as it is. */
+export const catalogueId = (required = false): Field<number> => integer({ required, min: 0, rule: RULES.catalogueId });
 
 /**
  * A dropdown value: a positive integer ID (number, or digits as text) → the ID; any other text

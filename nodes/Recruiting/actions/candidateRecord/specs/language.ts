@@ -1,5 +1,5 @@
 /** Candidate Language → Add: POST /gin/v1/company/candidate/language. */
-import { positiveInteger } from '../../shared/validation';
+import { catalogueId } from '../../shared/validation';
 import type { RecordSpec } from '../spec';
 import { listField } from '../spec';
 
@@ -30,11 +30,11 @@ export const language: RecordSpec = {
 			required: true,
 			column: 1,
 			aliases: ['level', 'languageLevel'],
-			schema: positiveInteger,
+			schema: catalogueId,
 			property: {
 				displayName: 'Language Level ID',
 				type: 'number',
-				typeOptions: { minValue: 1, numberPrecision: 0 },
+				typeOptions: { minValue: 0, numberPrecision: 0 },
 				default: 1,
 				description:
 					'Proficiency level ID, as your service account expects it (the service does not publish the list); sent unchanged',

@@ -1,5 +1,5 @@
 /** Candidate University → Add: POST /gin/v1/company/candidate/university. */
-import { integer, positiveInteger } from '../../shared/validation';
+import { catalogueId, integer } from '../../shared/validation';
 import type { RecordSpec } from '../spec';
 import { descriptionField, endDate, listField, startDate, textField } from '../spec';
 
@@ -63,11 +63,11 @@ export const university: RecordSpec = {
 			label: 'Grading System ID',
 			column: 6,
 			aliases: ['gradingSystem'],
-			schema: positiveInteger,
+			schema: catalogueId,
 			property: {
 				displayName: 'Grading System ID',
 				type: 'number',
-				typeOptions: { minValue: 1, numberPrecision: 0 },
+				typeOptions: { minValue: 0, numberPrecision: 0 },
 				default: 1,
 				description:
 					'ID of the grading system of the grade, as your service account expects it (the service does not publish the list); sent unchanged',
