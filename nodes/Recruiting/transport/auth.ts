@@ -13,7 +13,7 @@
  */
 import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestHelper, IHttpRequestOptions } from 'n8n-workflow';
 
-import { redirectMessage, statusNote } from './errors';
+import { MESSAGE_MAX, redactAndCut, redirectMessage, statusNote } from './errors';
 import { errorCode, headerValue, neverSent, parseBody, retryAfterOf, serviceText, timedOut, unpack } from './http';
 import { TokenNotFoundError, credentialSecrets, extractToken, openSessionToken, sealSessionToken } from './token';
 
@@ -212,8 +212,10 @@ export function readLoginFailure(credentials: ICredentialDataDecryptedObject): L
 }
 
 function fail(credentials: ICredentialDataDecryptedObject, failure: LoginFailure): Error {
-	Object.defineProperty(credentials, LOGIN_FAILURE, { value: failure, enumerable: false, configurable: true, writable: true });
-	return new Error(failure.message);
+	// The service's text may echo what was sent (the password): redacted, then cut.
+	const safe = { ...failure, message: redactAndCut(failure.message, credentialSecrets(credentials), MESSAGE_MAX) };
+	Object.defineProperty(credentials, LOGIN_FAILURE, { value: safe, enumerable: false, configurable: true, writable: true });
+	return new Error(safe.message);
 }
 
 /**

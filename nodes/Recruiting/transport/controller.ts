@@ -331,9 +331,11 @@ export class Controller {
 		this.quota.answered(startedAt, now);
 		this.law.left();
 		const probe = this.probeAnswered(startedAt);
-		if (probe) this.quota.looked(signal === 'ok', now);
+		// A look sent against the announced quota's word (it held the run past the bound) and refused says the quota was right: it teaches no rate, the quota holds on.
+		const againstQuota = probe && this.quota.looked(signal === 'ok', now);
 		const held = this.holdUntil();
-		if (signal === 'throttled') {
+		if (signal === 'throttled' && againstQuota) this.hold(now + this.maxHold);
+		else if (signal === 'throttled') {
 			this.law.slowStart = false;
 			this.rate.throttled(startedAt, now, retryAfterMs);
 		} else this.rate.accept(now);

@@ -89,9 +89,12 @@ export interface ErrorDetails {
 }
 
 /** A `NodeApiError` whose message, description and body are redacted. */
+/** A message that quotes the service is cut here, after its secrets are redacted (a cut through a secret would leave its start). */
+export const MESSAGE_MAX = 1000;
+
 export function apiError(node: INode, message: string, details: ErrorDetails, secrets: Iterable<string>): NodeApiError {
 	const list = [...secrets];
-	const safeMessage = redact(message, list);
+	const safeMessage = redactAndCut(message, list, MESSAGE_MAX);
 	const response: JsonObject = { message: safeMessage };
 	if (details.httpCode !== undefined) response.httpCode = String(details.httpCode);
 	if (details.body !== undefined) response.body = redactValues(details.body, list, true) as JsonObject;

@@ -76,20 +76,19 @@ export function headerValue(headers: IDataObject | undefined, name: string): str
 	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
-/** Of a failure's text, at most this many characters (a whole page of reasons is cut). */
-const SAID_MAX = 500;
-
 /**
  * The text of a failure answer (the description shows none for a refused update or record):
  * the service's `error` and `message`, with the reasons it lists (a list in `message` or
- * `errors`, or `errors` by field: "email: is invalid"); a plain-text answer as it came. An HTML
- * page says nothing (it is not the API's answer).
+ * `errors`, or `errors` by field: "email: is invalid"); a plain-text answer as it came (a cut
+ * JSON text too). An HTML page says nothing (it is not the API's answer). Not cut here: the
+ * message it goes into is redacted, then cut (`apiError`), so no cut leaves part of a secret.
  */
 export function serviceText(body: unknown): string | undefined {
 	if (typeof body === 'string') {
 		const trimmed = body.trim();
-		if (trimmed.startsWith('{')) return serviceText(parseBody(trimmed).parsed);
-		return trimmed === '' || trimmed.startsWith('<') ? undefined : cut(trimmed.replace(/\s+/g, ' '));
+		const { parsed, isJson } = trimmed.startsWith('{') ? parseBody(trimmed) : { parsed: undefined, isJson: false };
+		if (isJson) return serviceText(parsed);
+		return trimmed === '' || trimmed.startsWith('<') ? undefined : trimmed.replace(/\s+/g, ' ');
 	}
 	if (!isObject(body)) return undefined;
 	const texts: string[] = [];
@@ -106,11 +105,7 @@ export function serviceText(body: unknown): string | undefined {
 	add(isObject(body.error) ? body.error.message : body.error);
 	add(body.message);
 	add(body.errors);
-	return texts.length === 0 ? undefined : cut(texts.join('; '));
-}
-
-function cut(text: string): string {
-	return text.length > SAID_MAX ? `${text.slice(0, SAID_MAX - 1)}…` : text;
+	return texts.length === 0 ? undefined : texts.join('; ');
 }
 
 const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';

@@ -8,8 +8,8 @@
  *   credential is never sent elsewhere);
  * - `current_page` below `last_page` (in `meta` or at the top, without an address): the same
  *   request with `page` one higher.
- * A list that says there is more but whose next page cannot be asked (another address, a loop,
- * more than `MAX_PAGES` pages) fails with a message that says so.
+ * An empty page ends the list. A list that says there is more but whose next page cannot be
+ * asked (another address, a loop, more than `MAX_PAGES` pages) fails with a message that says so.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
@@ -77,6 +77,8 @@ export async function apiList(this: RequestContext, request: ApiRequest, session
 		asked.add(key);
 		answer = await apiRequest.call(this, { ...request, path: next.path, qs: next.qs }, session);
 		if (!Array.isArray(answer.data)) throw fail('a later page came without a list in "data"');
+		// An empty page ends the list, whatever it says (a service paging by offset may always point further).
+		if (answer.data.length === 0) break;
 		entries.push(...answer.data);
 	}
 	return { ...first, data: entries };

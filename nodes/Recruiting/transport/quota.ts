@@ -53,8 +53,8 @@ interface Policy {
 	/** The longest reset seen since the last reset passed, and before it (X-RateLimit: the window's estimate, from both). */
 	longestReset: number;
 	longestBefore?: number;
-	/** The last reset read as it came, and when: a reset that runs down a thousand times faster than the clock is in milliseconds. */
-	lastReset?: { value: number; at: number };
+	/** A reset read as it came, and when its request was sent (the service wrote it after that): a reset that runs down a thousand times faster than the clock is in milliseconds. */
+	lastReset?: { value: number; sentAt: number };
 	/** How many answers showed the reset running down that fast (from the second on, it is read as milliseconds). */
 	fastResets: number;
 	/** The service served the look after a hold this policy made longer than the bound: its resets are not read (until shown to be in ms). */
@@ -75,19 +75,22 @@ function insert(list: number[], at: number, max: number): void {
 
 /**
  * A reset in seconds. Some services write X-RateLimit-Reset in milliseconds (42000 for 42 s),
- * which reads as 11.7 hours: once two answers, each at least 200 ms after the reading it is
- * compared with, show it running down more than 50 times faster than the clock (a reset in
- * seconds falls about as fast as the clock, up to a second more for its rounding, and a few more
- * when answers come back out of order), it is read as milliseconds, and what was learned from it
- * before (the window, the reset) is forgotten. Until then the quota holds the run as read, at
+ * which reads as 11.7 hours: once two answers show it running down more than 50 times faster
+ * than the clock, it is read as milliseconds, and what was learned from it before (the window,
+ * the reset) is forgotten. The clock that counts is the time since the compared reading's
+ * request was sent (at least 200 ms): the service wrote that reading after the send, and this
+ * one before now, so a reset in seconds falls by at most that time and a second for its rounding,
+ * however slow or out of order the answers come. Until then the quota holds the run as read, at
  * most 30 s at a time, and the request that looks after each hold goes whatever it says.
  */
-function inSeconds(policy: Policy, value: number | undefined, now: number): number | undefined {
+/** A reset above this many seconds may be milliseconds; a smaller one is taken as seconds (a sliding window's "one more" can fall at once from its window's length to 0). */
+const SECONDS_PLAUSIBLE = 120;
+
+function inSeconds(policy: Policy, value: number | undefined, sentAt: number, now: number): number | undefined {
 	if (value === undefined) return undefined;
-	// Compared with a reading at least 200 ms older (answers sent together come back spread out, their resets alike), or the last one when the reset rose (a new window).
 	const last = policy.lastReset;
-	if (last === undefined || value > last.value || now - last.at >= 200) policy.lastReset = { value, at: now };
-	if (policy.fastResets < 2 && last !== undefined && now - last.at >= 200 && last.value - value > 50 * ((now - last.at) / 1000) + 3) {
+	const passedS = last === undefined ? 0 : (now - last.sentAt) / 1000;
+	if (policy.fastResets < 2 && last !== undefined && last.value > SECONDS_PLAUSIBLE && passedS >= 0.2 && last.value - value > 50 * passedS + 3) {
 		policy.fastResets += 1;
 		if (policy.fastResets === 2) {
 			policy.longestReset = 0;
@@ -95,6 +98,8 @@ function inSeconds(policy: Policy, value: number | undefined, now: number): numb
 			policy.resetAt = Number.NEGATIVE_INFINITY;
 		}
 	}
+	// Compared later with a reading at least 200 ms older, or with the last one when the reset rose (a new window).
+	if (last === undefined || value > last.value || passedS >= 0.2) policy.lastReset = { value, sentAt };
 	if (policy.fastResets >= 2) return value / 1000;
 	return policy.resetsWrong ? undefined : value;
 }
@@ -149,7 +154,7 @@ export class Quota {
 				policy = { limit: reading.limit, windowS: 1, left: reading.limit, at: now, resetAt: Number.NEGATIVE_INFINITY, staleBefore: Number.NEGATIVE_INFINITY, heardSentAt: Number.NEGATIVE_INFINITY, longestReset: 0, fastResets: 0, sends, due: [] };
 				this.policies.set(name, policy);
 			}
-			const resetS = inSeconds(policy, reading.resetS, now);
+			const resetS = inSeconds(policy, reading.resetS, sentAt, now);
 			this.roll(policy, now);
 			if (resetS !== undefined) policy.longestReset = Math.max(policy.longestReset, resetS);
 			policy.windowS = reading.windowS ?? windowEstimate(Math.max(policy.longestReset, policy.longestBefore ?? 0));
@@ -196,18 +201,22 @@ export class Quota {
 	}
 
 	/**
-	 * The look after a hold was served: the policies that held it past the bound were wrong (the
-	 * service had room). What they learned from their resets (the window, the reset, the log) is
-	 * dropped and their resets are no longer read (a malformed value reads as absent), unless
-	 * later answers show them in milliseconds. Refused, they were right.
+	 * The look after a hold was answered. Served with at least half the quota left (a new window,
+	 * although a policy held it past the bound), that policy's reset was wrong (in other units,
+	 * say): what it learned from its resets (the window, the reset, the log) is dropped and its
+	 * resets are no longer read (a malformed value reads as absent), unless later answers show
+	 * them in milliseconds. Refused, or served with little left (a token bucket refilled a
+	 * little), it was right. Answers whether the look went against a policy's word.
 	 */
-	looked(served: boolean, now: number): void {
+	looked(served: boolean, now: number): boolean {
+		const against = this.looking.size > 0;
 		for (const policy of this.looking) {
-			if (!served) continue;
+			if (!served || policy.left < policy.limit / 2) continue;
 			policy.resetsWrong = true;
 			Object.assign(policy, { longestReset: 0, longestBefore: undefined, resetAt: Number.NEGATIVE_INFINITY, windowS: 1, left: policy.limit, at: now, sends: [] });
 		}
 		this.looking.clear();
+		return against;
 	}
 
 	/** A request that waited for its turn (`take` answered more than 0) is on its way now. */
