@@ -81,7 +81,7 @@ describe('phone', () => {
 		sandbox().clearRequests();
 		const result = await harness.run({ parameters: create(phone) });
 		expect(result.error?.message).toBe(
-			`"Phone" must be a phone number: digits, with an optional leading +, spaces, brackets, dashes, / and . (got "${phone}")`,
+			`"Phone" must be a phone number: digits, with an optional leading +, spaces, brackets, dashes, / and ., and an optional extension (ext. 89) (got "${phone}")`,
 		);
 		expect(sandbox().requests.filter((request) => request.method !== 'GET')).toEqual([]);
 	});
@@ -107,7 +107,7 @@ describe('phone', () => {
 		});
 		expect(outputs(result).map((json) => json.phone ?? json.error)).toEqual([
 			'4915112345',
-			'"Phone" must be a phone number: digits, with an optional leading +, spaces, brackets, dashes, / and . (got "ring me")',
+			'"Phone" must be a phone number: digits, with an optional leading +, spaces, brackets, dashes, / and ., and an optional extension (ext. 89) (got "ring me")',
 			'0151/1234567',
 		]);
 	});

@@ -13,7 +13,7 @@
  */
 import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestHelper, IHttpRequestOptions } from 'n8n-workflow';
 
-import { MESSAGE_MAX, redactAndCut, redirectMessage, statusNote } from './errors';
+import { fitMessage, redirectMessage, statusNote } from './errors';
 import { errorCode, headerValue, neverSent, parseBody, retryAfterOf, serviceText, timedOut, unpack } from './http';
 import { TokenNotFoundError, credentialSecrets, extractToken, openSessionToken, sealSessionToken } from './token';
 
@@ -213,7 +213,7 @@ export function readLoginFailure(credentials: ICredentialDataDecryptedObject): L
 
 function fail(credentials: ICredentialDataDecryptedObject, failure: LoginFailure): Error {
 	// The service's text may echo what was sent (the password): redacted, then cut.
-	const safe = { ...failure, message: redactAndCut(failure.message, credentialSecrets(credentials), MESSAGE_MAX) };
+	const safe = { ...failure, message: fitMessage(failure.message, credentialSecrets(credentials)) };
 	Object.defineProperty(credentials, LOGIN_FAILURE, { value: safe, enumerable: false, configurable: true, writable: true });
 	return new Error(safe.message);
 }

@@ -66,17 +66,19 @@ const SECRET_KEY = /token|passw(or)?d|secret|api_?key/i;
  */
 export function redactValues<T>(value: T, secrets: Iterable<string>, secretKeys = false): T {
 	const forms = formsOf(secrets);
-	const walk = (entry: unknown): unknown => {
+	// Past 20 levels a value is left out: a body nested without end would overflow every walk over it (n8n's error reads its fields too).
+	const walk = (entry: unknown, depth: number): unknown => {
 		if (typeof entry === 'string') return redactForms(entry, forms);
-		if (Array.isArray(entry)) return entry.map(walk);
+		if (typeof entry === 'object' && entry !== null && depth >= 20) return '[nested too deep]';
+		if (Array.isArray(entry)) return entry.map((inner) => walk(inner, depth + 1));
 		if (typeof entry === 'object' && entry !== null) {
 			const out: IDataObject = {};
-			for (const [key, inner] of Object.entries(entry)) out[key] = secretKeys && SECRET_KEY.test(key) ? '[redacted]' : (walk(inner) as IDataObject);
+			for (const [key, inner] of Object.entries(entry)) out[key] = secretKeys && SECRET_KEY.test(key) ? '[redacted]' : (walk(inner, depth + 1) as IDataObject);
 			return out;
 		}
 		return entry;
 	};
-	return walk(value) as T;
+	return walk(value, 0) as T;
 }
 
 export interface ErrorDetails {
@@ -89,12 +91,24 @@ export interface ErrorDetails {
 }
 
 /** A `NodeApiError` whose message, description and body are redacted. */
-/** A message that quotes the service is cut here, after its secrets are redacted (a cut through a secret would leave its start). */
+/** A message that quotes the service is at most this long (its middle cut: `fitMessage`). */
 export const MESSAGE_MAX = 1000;
+
+/**
+ * A message that quotes the service (its refusal's text, as long as it sent), made safe to show:
+ * redacted first (a cut or a changed space through a secret would leave it readable), its runs of
+ * whitespace made one space, and past `MESSAGE_MAX` cut in the middle, where the service's text
+ * is, so that the node's own words at both ends stay (the advice after it: "may or may not have
+ * stored it …").
+ */
+export function fitMessage(text: string, secrets: Iterable<string>): string {
+	const safe = redact(text, secrets).replace(/\s+/g, ' ');
+	return safe.length <= MESSAGE_MAX ? safe : `${safe.slice(0, 560)} … ${safe.slice(safe.length - 420)}`;
+}
 
 export function apiError(node: INode, message: string, details: ErrorDetails, secrets: Iterable<string>): NodeApiError {
 	const list = [...secrets];
-	const safeMessage = redactAndCut(message, list, MESSAGE_MAX);
+	const safeMessage = fitMessage(message, list);
 	const response: JsonObject = { message: safeMessage };
 	if (details.httpCode !== undefined) response.httpCode = String(details.httpCode);
 	if (details.body !== undefined) response.body = redactValues(details.body, list, true) as JsonObject;

@@ -88,24 +88,25 @@ export function serviceText(body: unknown): string | undefined {
 		const trimmed = body.trim();
 		const { parsed, isJson } = trimmed.startsWith('{') ? parseBody(trimmed) : { parsed: undefined, isJson: false };
 		if (isJson) return serviceText(parsed);
-		return trimmed === '' || trimmed.startsWith('<') ? undefined : trimmed.replace(/\s+/g, ' ');
+		return trimmed === '' || trimmed.startsWith('<') ? undefined : trimmed;
 	}
 	if (!isObject(body)) return undefined;
-	const texts: string[] = [];
-	const add = (value: unknown, field = ''): void => {
+	// At most 40 reasons, two lists deep: a body of reasons nested without end costs nothing.
+	const texts = new Set<string>();
+	const add = (value: unknown, field = '', depth = 0): void => {
+		if (texts.size >= 40 || depth > 2) return;
 		if (typeof value === 'string') {
-			const text = `${field}${value.trim()}`;
-			if (value.trim() !== '' && !texts.includes(text)) texts.push(text);
+			if (value.trim() !== '') texts.add(`${field}${value.trim()}`);
 		} else if (Array.isArray(value)) {
-			for (const entry of value.slice(0, 20)) add(isObject(entry) ? entry.message : entry, field);
+			for (const entry of value.slice(0, 20)) add(isObject(entry) ? entry.message : entry, field, depth + 1);
 		} else if (isObject(value) && field === '') {
-			for (const [name, reasons] of Object.entries(value).slice(0, 20)) add(reasons, `${name}: `);
+			for (const [name, reasons] of Object.entries(value).slice(0, 20)) add(reasons, `${name}: `, depth + 1);
 		}
 	};
 	add(isObject(body.error) ? body.error.message : body.error);
 	add(body.message);
 	add(body.errors);
-	return texts.length === 0 ? undefined : texts.join('; ');
+	return texts.size === 0 ? undefined : [...texts].join('; ');
 }
 
 const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';

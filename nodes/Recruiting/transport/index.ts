@@ -19,7 +19,7 @@ export { forgetPaces, keepPace, pacesKept, resumePace } from './pace';
 export { Controller } from './controller';
 export type { RequestContext } from './execution';
 export { TransportSession } from './execution';
-export { redact, redactAndCut, redactValues } from './errors';
+export { fitMessage, redact, redactAndCut, redactValues } from './errors';
 export type { ServiceResponse } from './http';
 export { retryAfterMs } from './http';
 export { apiRequest, notSentStopping } from './request';

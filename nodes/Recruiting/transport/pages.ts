@@ -8,7 +8,7 @@
  *   credential is never sent elsewhere);
  * - `current_page` below `last_page` (in `meta` or at the top, without an address): the same
  *   request with `page` one higher.
- * An empty page ends the list. A list that says there is more but whose next page cannot be
+ * An empty page ends the list, unless it says later pages are to come. A list that says there is more but whose next page cannot be
  * asked (another address, a loop, more than `MAX_PAGES` pages) fails with a message that says so.
  */
 import type { IDataObject } from 'n8n-workflow';
@@ -35,11 +35,17 @@ export function nextPage(answer: ServiceResponse, baseUrl: string, request: Pick
 	const links = isObject(body.links) ? body.links : {};
 	const address = text(linked) ?? text(links.next) ?? text(body.next_page_url) ?? text(body.next);
 	if (address !== undefined) return atBase(address, baseUrl, request.path);
+	const current = pagesLeft(answer);
+	return current === undefined ? undefined : { path: request.path, qs: { ...(request.qs ?? {}), page: current + 1 } };
+}
+
+/** The answer's page number when it says later pages are to come (`current_page` below `last_page`, in `meta` or at the top). */
+function pagesLeft(answer: ServiceResponse): number | undefined {
+	const body = isObject(answer.body) ? answer.body : {};
 	const meta = isObject(body.meta) ? body.meta : body;
 	const current = Number(meta.current_page);
 	const last = Number(meta.last_page);
-	if (Number.isInteger(current) && Number.isInteger(last) && current < last) return { path: request.path, qs: { ...(request.qs ?? {}), page: current + 1 } };
-	return undefined;
+	return Number.isInteger(current) && Number.isInteger(last) && current < last ? current : undefined;
 }
 
 function atBase(address: string, baseUrl: string, path: string): Next {
@@ -77,8 +83,8 @@ export async function apiList(this: RequestContext, request: ApiRequest, session
 		asked.add(key);
 		answer = await apiRequest.call(this, { ...request, path: next.path, qs: next.qs }, session);
 		if (!Array.isArray(answer.data)) throw fail('a later page came without a list in "data"');
-		// An empty page ends the list, whatever it says (a service paging by offset may always point further).
-		if (answer.data.length === 0) break;
+		// An empty page ends the list (a service paging by offset may always point further), unless it says a later page is still to come (current_page below last_page).
+		if (answer.data.length === 0 && !pagesLeft(answer)) break;
 		entries.push(...answer.data);
 	}
 	return { ...first, data: entries };

@@ -11,7 +11,7 @@ import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, IN
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ServiceResponse } from '../../transport';
-import { apiRequest, redact, redactAndCut } from '../../transport';
+import { apiRequest, fitMessage, redact } from '../../transport';
 import { loginRequest, loginStatusMessage } from '../../transport/auth';
 import { TOKEN_KEYS, TokenNotFoundError, extractToken } from '../../transport/token';
 import { optionsCollection } from '../shared/options';
@@ -116,7 +116,7 @@ async function logIn(this: IExecuteFunctions, itemIndex: number, run: RunContext
 		throw new NodeApiError(
 			this.getNode(),
 			{ message: 'Login failed', httpCode: String(response.httpStatus) },
-			{ message: redactAndCut(loginStatusMessage(response.httpStatus, response.body), run.session.secretsFor(credentials), 1000), httpCode: String(response.httpStatus), itemIndex },
+			{ message: fitMessage(loginStatusMessage(response.httpStatus, response.body), run.session.secretsFor(credentials)), httpCode: String(response.httpStatus), itemIndex },
 		);
 	}
 	const { token, problem } = tokenOf(response, credentials);
