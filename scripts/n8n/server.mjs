@@ -27,17 +27,25 @@ export const DEFAULT_OWNER = Object.freeze({
 	lastName: 'Owner',
 });
 
-/** A TCP port that is free on 127.0.0.1 right now. */
-export function freePort() {
-	return new Promise((resolve, reject) => {
-		const srv = net.createServer();
-		srv.unref();
-		srv.on('error', reject);
-		srv.listen(0, '127.0.0.1', () => {
-			const { port } = srv.address();
-			srv.close(() => resolve(port));
+/** Ports this process handed out: never handed out twice (n8n instances started side by side took the same one). */
+const handedOut = new Set();
+
+/** A TCP port that is free on 127.0.0.1 right now, and not handed out before by this process. */
+export async function freePort() {
+	for (;;) {
+		const port = await new Promise((resolve, reject) => {
+			const srv = net.createServer();
+			srv.unref();
+			srv.on('error', reject);
+			srv.listen(0, '127.0.0.1', () => {
+				const { port } = srv.address();
+				srv.close(() => resolve(port));
+			});
 		});
-	});
+		if (handedOut.has(port)) continue;
+		handedOut.add(port);
+		return port;
+	}
 }
 
 function tailOf(file, lines = 60) {
@@ -120,7 +128,9 @@ export function linkCommunityPackage(userFolder, packageDir) {
  * @param {{ line?: '2'|'1', packageDir?: string, port?: number, log?: (m: string) => void,
  *           env?: Record<string,string>, userFolder?: string, keepUserFolder?: boolean,
  *           install?: boolean, startTimeoutMs?: number, name?: string,
- *           command?: 'start'|'worker', args?: string[] }} [opts]
+ *           command?: 'start'|'worker', args?: string[], startAttempt?: number }} [opts]
+ * A start that fails because a port it chose was taken meanwhile is made again on new ports
+ * (three attempts in all), unless the caller gave the port.
  * `command: 'worker'` starts a queue-mode worker (`n8n worker ...args`); it is ready when its
  * health server on `port` answers /healthz/readiness (database and Redis connected).
  * @returns {Promise<{ url: string, port: number, userFolder: string, logFile: string,
@@ -140,7 +150,9 @@ export async function startN8n({
 	name = 'n8n',
 	command = 'start',
 	args = [],
+	startAttempt = 1,
 } = {}) {
+	const portGiven = port !== undefined;
 	const worker = command === 'worker';
 	const paths = install ? await ensureN8n({ line, log }) : n8nPaths(line);
 	port ??= await freePort();
@@ -230,6 +242,11 @@ export async function startN8n({
 	} catch (err) {
 		log(`[n8n] ${err.message}; log ${logFile}\n--- tail of the n8n log ---\n${logTail()}`);
 		await stop();
+		// A port taken between its choice and n8n's start (by another process's task runner, say): started again on new ports, twice at most.
+		if (exited && /already in use/i.test(logTail(200)) && !portGiven && startAttempt < 3) {
+			log(`[n8n] a port was taken meanwhile: starting ${name} again on new ports`);
+			return await startN8n({ line, packageDir, log, env: extraEnv, userFolder: ownFolder ? undefined : userFolder, keepUserFolder, install, startTimeoutMs, name, command, args, startAttempt: startAttempt + 1 });
+		}
 		throw err;
 	}
 	log(`[n8n] n8n ${paths.version}${worker ? ` ${command}` : ''} ready at ${url} in ${((Date.now() - started) / 1000).toFixed(1)}s (log: ${path.relative(process.cwd(), logFile)})`);
