@@ -8,8 +8,9 @@
  *   credential is never sent elsewhere);
  * - `current_page` below `last_page` (in `meta` or at the top, without an address): the same
  *   request with `page` one higher.
- * An empty page ends the list, unless it says later pages are to come. A list that says there is more but whose next page cannot be
- * asked (another address, a loop, more than `MAX_PAGES` pages) fails with a message that says so.
+ * An empty page ends the list, unless it says later pages are to come. A list that says there is
+ * more but whose next page cannot be asked (another address, a loop, more than `MAX_PAGES`
+ * pages) fails with a message that says so.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';

@@ -73,19 +73,19 @@ function insert(list: number[], at: number, max: number): void {
 	if (list.length > max) list.shift();
 }
 
+/** A reset above this many seconds may be milliseconds; a smaller one is taken as seconds (a sliding window's "one more" can fall at once from its window's length to 0). */
+const SECONDS_PLAUSIBLE = 120;
+
 /**
  * A reset in seconds. Some services write X-RateLimit-Reset in milliseconds (42000 for 42 s),
  * which reads as 11.7 hours: once two answers show it running down more than 50 times faster
- * than the clock, it is read as milliseconds, and what was learned from it before (the window,
- * the reset) is forgotten. The clock that counts is the time since the compared reading's
+ * than the clock (the compared one above `SECONDS_PLAUSIBLE`), it is read as milliseconds, and
+ * what was learned from it before (the window, the reset) is forgotten. The clock that counts is the time since the compared reading's
  * request was sent (at least 200 ms): the service wrote that reading after the send, and this
  * one before now, so a reset in seconds falls by at most that time and a second for its rounding,
  * however slow or out of order the answers come. Until then the quota holds the run as read, at
  * most 30 s at a time, and the request that looks after each hold goes whatever it says.
  */
-/** A reset above this many seconds may be milliseconds; a smaller one is taken as seconds (a sliding window's "one more" can fall at once from its window's length to 0). */
-const SECONDS_PLAUSIBLE = 120;
-
 function inSeconds(policy: Policy, value: number | undefined, sentAt: number, now: number): number | undefined {
 	if (value === undefined) return undefined;
 	const last = policy.lastReset;
