@@ -4,16 +4,16 @@
  * and the request's number. Used by the reviews of 2026-11-30 (`test/unit/autoBreak4.test.ts`,
  * `test/unit/todayBreak2.test.ts`).
  */
-import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { DEFAULT_MAX_CONCURRENCY } from '../../nodes/Recruiting/actions/shared/options';
 import { Controller } from '../../nodes/Recruiting/transport/controller';
-import type { RequestContext } from '../../nodes/Recruiting/transport/execution';
-import { TransportSession } from '../../nodes/Recruiting/transport/execution';
 import { AUTO_START } from '../../nodes/Recruiting/transport/law';
-import { apiRequest } from '../../nodes/Recruiting/transport/request';
 import { print } from '../sim/host';
+import { SimTransport, createAll, simContext } from './transportSim';
+
+export { SimTransport, credentials } from './transportSim';
 
 /** 2026-11-27 00:00:00 UTC: where the clock starts. */
 export const EPOCH = Date.UTC(2026, 10, 27);
@@ -52,16 +52,6 @@ export interface Run {
 	sendRate?: number;
 }
 
-export const credentials: ICredentialDataDecryptedObject = { baseUrl: 'https://sim.example.test', authentication: 'accessToken', accessToken: 'sim-token' };
-
-export class SimTransport extends TransportSession {
-	waiter() {
-		return async (ms: number) => {
-			if (ms > 0) await sleep(ms);
-		};
-	}
-}
-
 export const created = (headers: IDataObject = {}): Answer => ({ statusCode: 201, body: { message: 'Created', status: 201, data: { slug: 's' } }, headers });
 export const tooMany = (headers: IDataObject = {}): Answer => ({ statusCode: 429, body: { message: 'Too Many Requests', status: 429 }, headers });
 
@@ -70,54 +60,35 @@ export async function simulate(service: Service, items: number, opts: { deadline
 	const run: Run = { sent: 0, answered429: 0, failed: 0, done: 0, elapsedMs: 0, longestSilenceMs: 0, peakInFlight: 0, perSecond: [], inFlightBySecond: [], finished: false, limit: 0, errors: [] };
 	let lastSend = Number.NaN;
 	let onWire = 0;
-	const context = {
-		getNode: () => ({ id: 'sim', name: 'Recruiting', type: 'n8n-nodes-recruiting.recruiting', typeVersion: 1.1, position: [0, 0], parameters: {} }),
-		getCredentials: async () => credentials,
-		helpers: {
-			httpRequestWithAuthentication: async () => {
-				const now = Date.now();
-				if (!Number.isNaN(lastSend)) run.longestSilenceMs = Math.max(run.longestSilenceMs, now - lastSend);
-				lastSend = now;
-				run.sent += 1;
-				onWire += 1;
-				run.peakInFlight = Math.max(run.peakInFlight, onWire);
-				const second = Math.floor((now - start) / 1000);
-				run.perSecond[second] = (run.perSecond[second] ?? 0) + 1;
-				run.inFlightBySecond[second] = Math.max(run.inFlightBySecond[second] ?? 0, onWire);
-				await sleep(1);
-				const arrived = Date.now();
-				const answered = service.answer(arrived);
-				if (answered.statusCode === 429) run.answered429 += 1;
-				await sleep(service.latencyMs?.(arrived) ?? 20);
-				onWire -= 1;
-				return { statusCode: answered.statusCode, body: answered.body ?? {}, headers: { date: new Date(Date.now()).toUTCString(), ...(answered.headers ?? {}) } };
-			},
-		},
-	} as unknown as RequestContext;
+	const context = simContext(async () => {
+		const now = Date.now();
+		if (!Number.isNaN(lastSend)) run.longestSilenceMs = Math.max(run.longestSilenceMs, now - lastSend);
+		lastSend = now;
+		run.sent += 1;
+		onWire += 1;
+		run.peakInFlight = Math.max(run.peakInFlight, onWire);
+		const second = Math.floor((now - start) / 1000);
+		run.perSecond[second] = (run.perSecond[second] ?? 0) + 1;
+		run.inFlightBySecond[second] = Math.max(run.inFlightBySecond[second] ?? 0, onWire);
+		await sleep(1);
+		const arrived = Date.now();
+		const answered = service.answer(arrived);
+		if (answered.statusCode === 429) run.answered429 += 1;
+		await sleep(service.latencyMs?.(arrived) ?? 20);
+		onWire -= 1;
+		return { statusCode: answered.statusCode, body: answered.body ?? {}, headers: { date: new Date(Date.now()).toUTCString(), ...(answered.headers ?? {}) } };
+	});
 	const controller = new Controller({ mode: 'auto', concurrency: AUTO_START, maxConcurrency: DEFAULT_MAX_CONCURRENCY, requestsPerSecond: opts.requestsPerSecond ?? 0 });
 	const transport = new SimTransport({ maxRetries: opts.maxRetries ?? 3, initialDelayMs: 1000, maxDelayMs: 30_000 }, opts.requestsPerSecond ?? 0, 60_000, controller);
-	let next = 0;
-	const worker = async () => {
-		for (;;) {
-			if (!(await controller.slot())) return;
-			if (next >= items) {
-				controller.release();
-				return;
-			}
-			next += 1;
-			try {
-				await apiRequest.call(context, { method: 'POST', path: '/gin/v1/company/candidate', body: { email: 'a@b.test' } }, transport);
-				run.done += 1;
-			} catch (error) {
-				run.failed += 1;
-				run.errors.push(error instanceof Error ? error.message : String(error));
-			} finally {
-				controller.release();
-			}
-		}
-	};
 	let finished = false;
-	const all = Promise.all(Array.from({ length: Math.min(items, DEFAULT_MAX_CONCURRENCY) }, worker)).then(() => (finished = true));
+	const told = {
+		done: () => (run.done += 1),
+		failed: (error: unknown) => {
+			run.failed += 1;
+			run.errors.push(error instanceof Error ? error.message : String(error));
+		},
+	};
+	const all = createAll(items, context, transport, controller, told).then(() => (finished = true));
 	while (!finished && Date.now() - start < opts.deadlineMs) await jest.advanceTimersByTimeAsync(250);
 	run.finished = finished;
 	run.elapsedMs = Date.now() - start;

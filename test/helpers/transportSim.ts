@@ -64,7 +64,7 @@ export interface SimRun {
 	pace?: Pace;
 }
 
-const credentials: ICredentialDataDecryptedObject = { baseUrl: 'https://sim.example.test', authentication: 'accessToken', accessToken: 'sim-token' };
+export const credentials: ICredentialDataDecryptedObject = { baseUrl: 'https://sim.example.test', authentication: 'accessToken', accessToken: 'sim-token' };
 
 /** A reset header's value with its seconds never below 1 (`x-ratelimit-reset`, `ratelimit-reset`, the `t` of `ratelimit`). */
 function atLeastOne(name: string, value: string): string {
@@ -73,12 +73,45 @@ function atLeastOne(name: string, value: string): string {
 }
 
 /** The transport with plain waits (the real one waits in 100 ms steps to notice a stop; nothing stops here). */
-class SimTransport extends TransportSession {
+export class SimTransport extends TransportSession {
 	waiter() {
 		return async (ms: number) => {
 			if (ms > 0) await sleep(ms);
 		};
 	}
+}
+
+/** A request context whose every HTTP call is `send` (the transport uses nothing else of n8n's). */
+export function simContext(send: () => Promise<unknown>): RequestContext {
+	return {
+		getNode: () => ({ id: 'sim', name: 'Recruiting', type: 'n8n-nodes-recruiting.recruiting', typeVersion: 1.1, position: [0, 0], parameters: {} }),
+		getCredentials: async () => credentials,
+		helpers: { httpRequestWithAuthentication: send },
+	} as unknown as RequestContext;
+}
+
+/** The router's slots over `items` creations, each sent through the real `apiRequest`; every outcome told. */
+export async function createAll(items: number, context: RequestContext, transport: TransportSession, controller: Controller, told: { done?: () => void; failed: (error: unknown) => void }): Promise<void> {
+	let next = 0;
+	const worker = async () => {
+		for (;;) {
+			if (!(await controller.slot())) return;
+			if (next >= items) {
+				controller.release();
+				return;
+			}
+			next += 1;
+			try {
+				await apiRequest.call(context, { method: 'POST', path: '/gin/v1/company/candidate', body: { email: 'a@b.test' } }, transport);
+				told.done?.();
+			} catch (error) {
+				told.failed(error);
+			} finally {
+				controller.release();
+			}
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(items, DEFAULT_MAX_CONCURRENCY) }, worker));
 }
 
 /** One node run of `options.items` creations; `service` keeps its limiter between runs when given the same `state`. */
@@ -110,40 +143,20 @@ export async function simulateRun(service: SimService, options: SimOptions, stat
 		headers['retry-after'] = form === 'zero' ? '0' : form === 'date' ? new Date(serviceNow + seconds * 1000).toUTCString() : retryAfter;
 		return { statusCode: 429, body: { message: 'Too Many Requests', status: 429 }, headers };
 	};
-	const context = {
-		getNode: () => ({ id: 'sim', name: 'Recruiting', type: 'n8n-nodes-recruiting.recruiting', typeVersion: 1.1, position: [0, 0], parameters: {} }),
-		getCredentials: async () => credentials,
-		helpers: {
-			httpRequestWithAuthentication: async () => {
-				const now = Date.now();
-				if (!Number.isNaN(lastSend)) run.longestSilenceMs = Math.max(run.longestSilenceMs, now - lastSend);
-				lastSend = now;
-				run.sent += 1;
-				await sleep(1 + jitter());
-				const answered = answer();
-				await sleep(20 + jitter());
-				return answered;
-			},
-		},
-	} as unknown as RequestContext;
+	const context = simContext(async () => {
+		const now = Date.now();
+		if (!Number.isNaN(lastSend)) run.longestSilenceMs = Math.max(run.longestSilenceMs, now - lastSend);
+		lastSend = now;
+		run.sent += 1;
+		await sleep(1 + jitter());
+		const answered = answer();
+		await sleep(20 + jitter());
+		return answered;
+	});
 	const controller = new Controller({ mode: 'auto', concurrency: AUTO_START, maxConcurrency: DEFAULT_MAX_CONCURRENCY });
 	if (options.resumeFrom) controller.resume(options.resumeFrom);
 	const transport = new SimTransport({ maxRetries: options.maxRetries ?? 3, initialDelayMs: 1000, maxDelayMs: options.maxDelayMs ?? 30_000 }, 0, 60_000, controller);
-	let next = 0;
-	const worker = async () => {
-		for (; next < options.items; ) {
-			if (!(await controller.slot())) return;
-			next += 1;
-			try {
-				await apiRequest.call(context, { method: 'POST', path: '/gin/v1/company/candidate', body: { email: 'a@b.test' } }, transport);
-			} catch {
-				run.failed += 1;
-			} finally {
-				controller.release();
-			}
-		}
-	};
-	const all = Promise.all(Array.from({ length: Math.min(options.items, DEFAULT_MAX_CONCURRENCY) }, worker));
+	const all = createAll(options.items, context, transport, controller, { failed: () => (run.failed += 1) });
 	await jest.runAllTimersAsync();
 	await all;
 	run.elapsedMs = Date.now() - start;
