@@ -40,13 +40,13 @@ function stable(value: unknown): unknown {
 	return value;
 }
 
-/** The row's key as it is compared: e-mail lower case without spaces, phone digits only (an extension after an x), a key trimmed; '' when empty. */
+/** The row's key as it is compared: e-mail lower case without spaces, phone digits only (the contract's "phone digits"), a key trimmed; '' when empty. */
 export function normaliseKey(matchBy: MatchBy, value: unknown): string {
 	if (value === undefined || value === null) return '';
 	const text = (typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value)).normalize('NFC');
 	if (matchBy === 'email') return text.replace(/[\s\u200B-\u200D\u2060\uFEFF]+/g, '').toLowerCase();
-	// Digits only; an extension's word ("ext.", "x", "#", "Durchwahl") becomes one "x", so 030 12 x 3 is not 030 123.
-	if (matchBy === 'phone') return text.replace(/[\p{L}#]+/gu, 'x').replace(/[^\dx]+/g, '').replace(/^x+|x+$/g, '').replace(/x+/g, 'x');
+	// Digits only, an extension's too: "030 5550202-17" and "030 5550202 Durchwahl 17" are one phone (so are 030 12 x 3 and 030 123).
+	if (matchBy === 'phone') return text.replace(/\D+/g, '');
 	return text.trim();
 }
 

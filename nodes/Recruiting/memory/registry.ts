@@ -39,6 +39,9 @@ export class Shared {
 	 */
 	readonly forgotten = new Map<string, string | undefined>();
 
+	/** Rows whose creation an execution of this process sent without an answer, and whose slug it has not learned since: none of their records went out from here. */
+	readonly unanswered = new Set<string>();
+
 	/** The work running per row key: the next in line waits for it. */
 	readonly turns = new Map<string, Promise<unknown>>();
 
@@ -57,6 +60,7 @@ export class Shared {
 	constructor(readonly clock: Clock = systemClock) {}
 
 	learn(key: string, entry: Learned): void {
+		this.unanswered.delete(key);
 		this.learned.delete(key);
 		this.learned.set(key, entry);
 		if (this.learned.size > MAX_ENTRIES) {
@@ -71,6 +75,7 @@ export class Shared {
 
 	/** A row forgotten by Forget Each Input Row or Forget All Rows (see `forgotten`). */
 	forgotByUser(key: string, saved: string | undefined): void {
+		this.unanswered.delete(key);
 		this.learned.delete(key);
 		this.forgotten.delete(key);
 		this.forgotten.set(key, saved);
@@ -82,6 +87,13 @@ export class Shared {
 
 	reset(): void {
 		this.learned.clear();
+		this.unanswered.clear();
+	}
+
+	/** A creation sent without an answer (see `unanswered`); the oldest go past `MAX_ENTRIES`. */
+	sentUnanswered(key: string): void {
+		this.unanswered.add(key);
+		if (this.unanswered.size > MAX_ENTRIES) this.unanswered.delete(this.unanswered.values().next().value as string);
 	}
 
 	/** Runs `work` for a row key after the work for that key already in line (in any execution of this process). */

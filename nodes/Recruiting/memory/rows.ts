@@ -175,13 +175,14 @@ export class MemoryRows {
 		return (await this.journal.explain(key, content)) === 'same';
 	}
 
-	/** Whether an execution of this process sent the row's creation and got no answer: it is not sent again. */
-	held(key: string): boolean {
-		return this.journal.held(key);
+	/** Whether an execution of this process sent the row's creation and got no answer: it is not sent again (`sinceStart`: or one that ended since the process started, its slug not learned since). */
+	held(key: string, sinceStart = false): boolean {
+		return this.journal.held(key) || (sinceStart && this.shared.unanswered.has(key));
 	}
 
 	/** A creation sent without an answer (it may exist): held for every execution of this process, refused as "may already exist" elsewhere. */
 	unanswered(key: string): void {
+		this.shared.sentUnanswered(key);
 		this.journal.unanswered(key);
 	}
 

@@ -8,7 +8,7 @@ import type { LoginFailure } from './auth';
 import { CREDENTIAL_TYPE, joinUrl, unreachableMessage } from './auth';
 import type { Controller, Signal } from './controller';
 import type { RequestContext } from './execution';
-import { errorCode, neverSent, refusedLocally, retryAfterOf } from './http';
+import { errorCode, heldBack, neverSent, refusedLocally, retryAfterOf } from './http';
 
 /**
  * How a request is authorised: `session` (default) with the credential; `optional` without a
@@ -62,7 +62,7 @@ export function wireOptions(request: ApiRequest, baseUrl: string, timeoutMs: num
 function signalOf(outcome: Outcome): { signal: Signal; retryAfterMs?: number } | undefined {
 	if (outcome.kind === 'thrown') {
 		const { code } = outcome;
-		return !code || code === 'ERR_CANCELED' || neverSent(code) || refusedLocally(code) ? undefined : { signal: 'dropped' };
+		return !code || code === 'ERR_CANCELED' || heldBack(code) || neverSent(code) || refusedLocally(code) ? undefined : { signal: 'dropped' };
 	}
 	const { status, headers } = outcome;
 	if (status === 429) return { signal: 'throttled', retryAfterMs: retryAfterOf(headers) };
@@ -97,7 +97,7 @@ export function loginFailureOf(outcome: Outcome, credentials: ICredentialDataDec
 	if (outcome.kind === 'answer') return { kind: 'noToken', message: 'The login did not produce a session token' };
 	const { code } = outcome;
 	if (neverSent(code)) return { kind: 'network', code, message: unreachableMessage(credentials) };
-	if (code) return { kind: 'network', code, message: 'The connection to the recruiting service broke while logging in.' };
+	if (code && !heldBack(code)) return { kind: 'network', code, message: 'The connection to the recruiting service broke while logging in.' };
 	const message = outcome.error instanceof Error ? outcome.error.message : 'The login failed';
 	return { kind: 'config', message };
 }

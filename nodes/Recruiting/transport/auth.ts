@@ -14,7 +14,7 @@
 import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestHelper, IHttpRequestOptions } from 'n8n-workflow';
 
 import { fitMessage, redirectMessage, statusNote } from './errors';
-import { errorCode, headerValue, neverSent, parseBody, retryAfterOf, serviceText, timedOut, unpack } from './http';
+import { CANCELLED_UNSENT_CODE, LOGIN_ONLY_CODE, errorCode, headerValue, neverSent, parseBody, retryAfterOf, serviceText, timedOut, unpack } from './http';
 import { TokenNotFoundError, credentialSecrets, extractToken, openSessionToken, sealSessionToken } from './token';
 
 export type AuthMode = 'emailPassword' | 'accessToken' | 'apiKey';
@@ -121,8 +121,6 @@ export function credentialProblem(credentials: ICredentialDataDecryptedObject): 
  */
 const LOGIN_ONLY = Symbol.for('n8n-nodes-recruiting.loginOnly');
 
-export const LOGIN_ONLY_CODE = 'RECRUITING_LOGIN_ONLY';
-
 export function markLoginOnly(credentials: ICredentialDataDecryptedObject): ICredentialDataDecryptedObject {
 	Object.defineProperty(credentials, LOGIN_ONLY, { value: true, enumerable: false, configurable: true });
 	return credentials;
@@ -130,6 +128,10 @@ export function markLoginOnly(credentials: ICredentialDataDecryptedObject): ICre
 
 /** The credential's `authenticate`: adds the header of the credential's mode to a request. */
 export function authenticateRequest(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): IHttpRequestOptions {
+	// The last step before n8n sends it (after the login it may have run): a stopped execution's request stays unsent, and says so.
+	if (requestOptions.abortSignal?.aborted === true) {
+		throw Object.assign(new Error('The execution was cancelled before the request was sent'), { code: CANCELLED_UNSENT_CODE });
+	}
 	if ((credentials as { [LOGIN_ONLY]?: boolean })[LOGIN_ONLY] === true) {
 		throw Object.assign(new Error('Logged in; the carrier request is not sent'), { code: LOGIN_ONLY_CODE });
 	}

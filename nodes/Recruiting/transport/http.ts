@@ -191,7 +191,7 @@ export function errorCode(error: unknown): string | undefined {
 		const record = current as { code?: unknown; httpCode?: unknown; cause?: unknown; name?: unknown };
 		if (record.name === 'AbortError' || record.name === 'CanceledError' || record.code === 'ERR_CANCELED') return 'ERR_CANCELED';
 		for (const candidate of [record.code, record.httpCode]) {
-			if (typeof candidate === 'string' && /^E[A-Z_]+$/.test(candidate)) return candidate;
+			if (typeof candidate === 'string' && (/^E[A-Z_]+$/.test(candidate) || heldBack(candidate))) return candidate;
 		}
 		current = record.cause;
 	}
@@ -203,6 +203,14 @@ const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTU
 
 export function neverSent(code: string | undefined): boolean {
 	return code !== undefined && NOT_CONNECTED.has(code);
+}
+
+/** The credential's `authenticate` stopped the request before n8n sent it: a login's carrier, or a request of a cancelled execution. */
+export const LOGIN_ONLY_CODE = 'RECRUITING_LOGIN_ONLY';
+export const CANCELLED_UNSENT_CODE = 'RECRUITING_CANCELLED_UNSENT';
+
+export function heldBack(code: string | undefined): boolean {
+	return code === LOGIN_ONLY_CODE || code === CANCELLED_UNSENT_CODE;
 }
 
 /** Codes of a request Node refused to build (a header with a character HTTP cannot carry): nothing left the machine. */

@@ -39,7 +39,7 @@ import {
 import type { RequestContext } from './execution';
 import { TransportSession, cancelled } from './execution';
 import type { ServiceResponse } from './http';
-import { headerValue, isObject, neverSent, parseBody, refusedLocally, retryAfterOf, timedOut, unpack } from './http';
+import { CANCELLED_UNSENT_CODE, headerValue, isObject, neverSent, parseBody, refusedLocally, retryAfterOf, timedOut, unpack } from './http';
 import type { LoginTurn } from './session';
 
 export type { ApiRequest, AuthUse } from './attempt';
@@ -204,6 +204,8 @@ class Call {
 
 	private async afterThrown(outcome: Extract<Outcome, { kind: 'thrown' }>): Promise<'again'> {
 		const { code } = outcome;
+		// Stopped before n8n sent it (the credential's last check, after a login that ran while the stop came): nothing went out.
+		if (code === CANCELLED_UNSENT_CODE) throw this.error('The execution was cancelled before the request was sent');
 		if (code === 'ERR_CANCELED' || cancelled(this.context)) throw this.error(cancelledMessage(this.repeatable), { mayExist: !this.repeatable });
 		const description = code ? `Network error: ${code}` : undefined;
 		if (neverSent(code)) throw this.error(unreachableMessage(this.credentials), { description });

@@ -70,8 +70,8 @@ function hintManualRun(context: IExecuteFunctions, run: RunContext, creates: boo
  * creating it again. Looked up only when Match By is that identifier: a row matched by e-mail
  * never takes the candidate of another row that shares its phone.
  */
-function aliasKeys(memory: CandidateMemory, matchBy: MatchBy, input: ImportInput): string[] {
-	return (['email', 'phone'] as const).filter((by) => by !== matchBy).map((by) => memory.keyOf(by, input.profile[by], true)).filter((key) => key !== '');
+function aliasKeys(memory: CandidateMemory, matchBy: MatchBy, valueOf: (by: 'email' | 'phone') => unknown): string[] {
+	return (['email', 'phone'] as const).filter((by) => by !== matchBy).map((by) => memory.keyOf(by, valueOf(by), true)).filter((key) => key !== '');
 }
 
 /** What was sent for the row's candidate before: the row's state (given with its slug) wins over the memory. */
@@ -151,10 +151,14 @@ export async function prepare(this: IExecuteFunctions, itemIndex: number, run: R
 	hintMode(this, run, action);
 	if (action === 'clearAll') return clearAllRows(this, itemIndex, run, memory);
 	const row = rowKeyOf(this, itemIndex, memory);
-	if (action === 'forget') return async () => await forgetRow(this, itemIndex, memory, row);
+	if (action === 'forget') {
+		// The row's e-mail and phone as written: a forget reads no other field (a row it cannot sync is forgotten too).
+		const aliases = aliasKeys(memory, row.lead.matchedBy, (by) => itemParameter<unknown>(this, by, itemIndex, ''));
+		return async () => await forgetRow(this, itemIndex, memory, { ...row, aliases });
+	}
 	const input = readImport(this, itemIndex);
 	const given = readState(this, itemIndex, memory, input.givenSlug);
-	const aliases = aliasKeys(memory, row.lead.matchedBy, input);
+	const aliases = aliasKeys(memory, row.lead.matchedBy, (by) => input.profile[by]);
 	if (action === 'adopt') return async () => await memory.inTurn(row.key, async () => await adoptRow(this, itemIndex, run, memory, { ...row, aliases }, input, given));
 	hintManualRun(this, run, itemParameter(this, 'options.createInManualRuns', 0, false) === true);
 	return async () => await memory.inTurn(row.key, async () => await createOrUpdate(this, itemIndex, run, memory, { ...row, aliases }, input, given));

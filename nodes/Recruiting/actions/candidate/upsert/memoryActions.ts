@@ -98,6 +98,10 @@ export async function adoptRow(context: IExecuteFunctions, itemIndex: number, ru
 		const marked = present.length;
 		entry = { p: known.p, r: [...new Set([...(known.r ?? []).filter((print) => !unknown.has(print)), ...present.map((record) => recordPrint(record.kind.type, record.body!))])] };
 		records = marked > 0 ? `${marked} ${marked === 1 ? 'record' : 'records'} of unknown outcome marked as added` : 'this node already knew it as this candidate, what it knew was sent is kept';
+	} else if (memory.held(row.key, true)) {
+		// This process sent its creation and got no answer (since it started): no profile update and no record of it went out.
+		entry = { r: [] };
+		records = 'its creation got no answer here, so none of its records was sent: the next run sends its profile and records';
 	} else if (await memory.sentAs(row.key, contentOf(input, profile))) {
 		// The row's content is the one last sent in full (n8n's store says so): the candidate holds it.
 		entry = { p: profile, r: [...new Set([...fieldBlock(profile, fields, PROFILE_ORDER), ...prints])] };
@@ -131,7 +135,7 @@ const LIVE =
  * Forget Each Input Row: the row's output keeps its e-mail (phone, key) and the slug it had, and
  * says what the next run does. Without Forget Now it only says what it would forget.
  */
-export async function forgetRow(context: IExecuteFunctions, itemIndex: number, memory: CandidateMemory, row: Omit<Row, 'aliases'>): Promise<IDataObject> {
+export async function forgetRow(context: IExecuteFunctions, itemIndex: number, memory: CandidateMemory, row: Row): Promise<IDataObject> {
 	const slug = memory.recall(row.key)?.s;
 	if (!confirmed(context, itemIndex)) {
 		return {
@@ -142,7 +146,10 @@ export async function forgetRow(context: IExecuteFunctions, itemIndex: number, m
 			message: `Nothing forgotten (Forget Now is off). With Forget Now on, this row${slug ? ` (candidate ${slug})` : ''} is forgotten ${LIVE}.`,
 		};
 	}
+	// The same candidate kept under the row's other e-mail or phone (for a switch of Match By) goes too.
+	const twins = slug ? row.aliases.filter((alias) => memory.recall(alias)?.s === slug) : [];
 	const known = await memory.forget(row.key);
+	for (const alias of twins) await memory.forget(alias);
 	const message = known
 		? `Forgotten${slug ? `: candidate ${slug}` : ''}. Nothing was sent: the candidate still exists in the service unless you deleted it there, and the next Sync Rows run creates this row again (a duplicate if it exists), the published workflow's too.`
 		: 'This node did not know this row: nothing forgotten.';
