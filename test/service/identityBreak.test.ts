@@ -425,4 +425,24 @@ describe('identity break: unclear outcomes, Continue On Fail, Retry On Fail', ()
 		expect(run.actions).toEqual(['created', 'created']);
 		expect(String(run.outputs[1].message)).toMatch(/^Created candidate/);
 	}, 60_000);
+
+	it('Retry On Fail on and the first row fails for good (On Error: Continue): n8n runs the node again; the rows the first try created or updated still say so, nothing is sent twice', async () => {
+		const harness = new Harness(emailCredential(sandbox(), ALICE));
+		const known = { email: 'retryfail.known@example.test', first: 'K', skills: '' };
+		await sync(harness, [known]);
+		const items = [
+			{ email: '', first: 'B', skills: '' },
+			{ email: 'retryfail.new@example.test', first: 'N', skills: 'SQL: 3' },
+			{ ...known, first: 'K2' },
+		];
+		const run = await sync(harness, items, { retryOnFail: { maxTries: 3, waitBetweenTries: 10 } });
+		expect(run.writes.filter((write) => write === `POST ${CANDIDATE}`)).toHaveLength(1);
+		expect(storedUnder('retryfail.new@example.test')).toBe(1);
+		expect(run.actions).toEqual(['failed', 'created', 'updated']);
+		expect(String(run.outputs[1].message)).toMatch(/earlier try of this execution/);
+		expect(String(run.outputs[2].message)).toMatch(/earlier try of this execution/);
+		// The next run: nothing to send, `unchanged`.
+		const next = await sync(harness, items.slice(1));
+		expect(next.actions).toEqual(['unchanged', 'unchanged']);
+	}, 60_000);
 });

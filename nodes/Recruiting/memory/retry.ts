@@ -13,7 +13,7 @@
  * place. It holds slugs and record positions, nothing secret.
  */
 import { createHash } from 'crypto';
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 /** The message of a record an earlier try added: it is not sent again. */
 export const ADDED_BY_EARLIER_TRY = 'Added by an earlier try of this node (Retry On Fail); not sent again';
@@ -29,6 +29,8 @@ export interface CreatedBefore {
 	slug?: string;
 	/** The records it added (Import: "job 2"; an Add operation: "add"), see `recordAdded`. */
 	records?: string[];
+	/** Create or Update: what it did to the row (`created`, `updated`), and to which candidate (see `afterTries`). */
+	done?: { action: string; slug: string };
 }
 
 type Store = Record<string, CreatedBefore>;
@@ -111,6 +113,23 @@ export class RetryMemory {
 	/** Whether an earlier try added the record `record` (e.g. "job 2") for this item. */
 	recordAdded(itemIndex: number, record: string): boolean {
 		return this.entry(itemIndex)?.records?.includes(record) === true;
+	}
+
+	/**
+	 * Create or Update's output of a row as this execution's tries left it together. A row an earlier
+	 * try created or updated is `unchanged` for the next (n8n reruns the node when its first item
+	 * failed, and only the last try's output goes on): it says what the execution did instead.
+	 */
+	afterTries(itemIndex: number, output: IDataObject): IDataObject {
+		const action = String(output.action);
+		const slug = typeof output.slug === 'string' ? output.slug : undefined;
+		const earlier = this.entry(itemIndex)?.done;
+		if (earlier && earlier.slug === slug && (action === 'unchanged' || (action === 'updated' && earlier.action === 'created'))) {
+			const then = action === 'unchanged' ? 'nothing more to send' : `then: ${String(output.message)}`;
+			return { ...output, action: earlier.action, message: `${earlier.action === 'created' ? 'Created' : 'Updated'} by an earlier try of this execution (Retry On Fail ran the node again); ${then}` };
+		}
+		if (this.active && slug !== undefined && (action === 'created' || action === 'updated')) this.own(itemIndex).done = { action, slug };
+		return output;
 	}
 
 	/** Notes a record this try added for the item. */

@@ -18,7 +18,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { MatchBy } from '../../memory';
-import { AHEAD, CandidateMemory } from '../../memory';
+import { AHEAD, CandidateMemory, retryMemory } from '../../memory';
 import type { SentState } from '../../memory/syncState';
 import type { RunContext, Send } from '../context';
 import { itemParameter } from '../shared/parameters';
@@ -161,5 +161,6 @@ export async function prepare(this: IExecuteFunctions, itemIndex: number, run: R
 	const aliases = aliasKeys(memory, row.lead.matchedBy, (by) => input.profile[by]);
 	if (action === 'adopt') return async () => await memory.inTurn(row.key, async () => await adoptRow(this, itemIndex, run, memory, { ...row, aliases }, input, given));
 	hintManualRun(this, run, itemParameter(this, 'options.createInManualRuns', 0, false) === true);
-	return async () => await memory.inTurn(row.key, async () => await createOrUpdate(this, itemIndex, run, memory, { ...row, aliases }, input, given));
+	const tries = await retryMemory(this, run);
+	return async () => tries.afterTries(itemIndex, await memory.inTurn(row.key, async () => await createOrUpdate(this, itemIndex, run, memory, { ...row, aliases }, input, given)));
 }
