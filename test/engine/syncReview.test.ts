@@ -112,7 +112,7 @@ describe('defect 3 and issue 34 point 4: the output leads with the result, and s
 		expect(later.action).toBe('failed');
 		expect(String(later.error).split('; ')).toEqual([
 			expect.stringMatching(/^IT skill 3 \("Rust"\): /),
-			expect.stringMatching(/^IT skill 1 \("SQL"\): an earlier post got no answer \(it may have been added\), not sent again \(if it was added, Memory Action → Adopt Given Slugs with this row's slug marks it so, else Options → Send Unknown-Outcome Records Again sends it, at the risk of a second copy\)$/),
+			expect.stringMatching(/^IT skill 1 \("SQL"\): an earlier post \(or the row's creation\) got no answer: it may have been added, not sent again \(if it was added, Memory Action → Adopt Given Slugs with this row's slug marks it so, else Options → Send Unknown-Outcome Records Again sends it, at the risk of a second copy\)$/),
 		]);
 	});
 

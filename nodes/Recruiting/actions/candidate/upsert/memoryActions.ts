@@ -17,7 +17,7 @@ import { resolveRecordNames, updatableProfile } from '../import.operation';
 import { describeRecord } from '../import/plan';
 import { isDryRun } from './dryRun';
 import type { Lead } from './outcome';
-import { leadFields } from './outcome';
+import { RESEND_UNKNOWN_LABEL, leadFields } from './outcome';
 import type { Plan } from './plan';
 import { contentOf, PROFILE_ORDER } from './plan';
 
@@ -99,9 +99,10 @@ export async function adoptRow(context: IExecuteFunctions, itemIndex: number, ru
 		entry = { p: known.p, r: [...new Set([...(known.r ?? []).filter((print) => !unknown.has(print)), ...present.map((record) => recordPrint(record.kind.type, record.body!))])] };
 		records = marked > 0 ? `${marked} ${marked === 1 ? 'record' : 'records'} of unknown outcome marked as added` : 'this node already knew it as this candidate, what it knew was sent is kept';
 	} else if (memory.held(row.key, true)) {
-		// This process sent its creation and got no answer (since it started): no profile update and no record of it went out.
-		entry = { r: [] };
-		records = 'its creation got no answer here, so none of its records was sent: the next run sends its profile and records';
+		// This process sent the row's creation without an answer: if that made this candidate, none of its records went out; if the
+		// candidate came from elsewhere, it may hold them. Neither is known: its records are of unknown outcome (each way out is the user's).
+		entry = { r: [...new Set(valid.map((record) => unknownPrint(record.kind.type, record.body!)))] };
+		records = `${valid.length} ${valid.length === 1 ? 'record' : 'records'} of unknown outcome (this n8n sent the row's creation and got no answer: if that made this candidate, none was sent; the next runs list them in outcomeUnknown: Options → ${RESEND_UNKNOWN_LABEL} sends them, Adopt Given Slugs once more marks them as added)`;
 	} else if (await memory.sentAs(row.key, contentOf(input, profile))) {
 		// The row's content is the one last sent in full (n8n's store says so): the candidate holds it.
 		entry = { p: profile, r: [...new Set([...fieldBlock(profile, fields, PROFILE_ORDER), ...prints])] };

@@ -111,7 +111,7 @@ function failuresOf(result: IDataObject, plan: Plan): string[] {
 			),
 		...plan.outcomeUnknown.map(
 			(record) =>
-				`${describeRecord(record)}: an earlier post got no answer (it may have been added), not sent again (if it was added, Memory Action → Adopt Given Slugs with this row's slug marks it so, else Options → ${RESEND_UNKNOWN_LABEL} sends it, at the risk of a second copy)`,
+				`${describeRecord(record)}: an earlier post (or the row's creation) got no answer: it may have been added, not sent again (if it was added, Memory Action → Adopt Given Slugs with this row's slug marks it so, else Options → ${RESEND_UNKNOWN_LABEL} sends it, at the risk of a second copy)`,
 		),
 	];
 }
