@@ -133,6 +133,7 @@ export class CandidateMemory extends MemoryRows {
 		const peeked = peekSharedMemory(String(context.getWorkflow().id ?? ''), nodeId, scope);
 		for (const [key, learned] of peeked?.learned ?? []) shared.learned.set(key, learned);
 		for (const [key, saved] of peeked?.forgotten ?? []) shared.forgotten.set(key, saved);
+		for (const key of peeked?.unanswered ?? []) shared.unanswered.add(key);
 		const store = new NodeStore(copy(context.getWorkflowStaticData('global')), nodeId, false);
 		const legacy = new LegacyStore(copy(nodeId === node.id ? context.getWorkflowStaticData('node') : {}), false);
 		const notebook = nodeId === node.id ? copy((context.getContext('node')[NOTEBOOK] ?? {}) as Record<string, Remembered>) : {};
