@@ -38,7 +38,7 @@ const CANDIDATE_PATH = '/gin/v1/company/candidate';
 
 /** What a planned creation could not check (only where n8n has the deduplication store). */
 export const NOT_CHECKED =
-	'Whether an earlier execution already sent this row\'s creation without n8n saving its memory (a manual run, one that stopped or ran at the same time): a real run then refuses the row as "may already exist" instead of creating it. n8n\'s deduplication store, which holds that, cannot be read without writing to it.';
+	'Whether an earlier execution already sent this row\'s creation without n8n saving its memory (a manual run, one that stopped or ran at the same time): a real run then finds it `unchanged` (sent with exactly this content) or refuses it as "may already exist" instead of creating it. n8n\'s deduplication store, which holds that, cannot be read without writing to it.';
 
 /** One write a real run would send. */
 export interface PlannedRequest extends IDataObject {
