@@ -113,18 +113,33 @@ export function reportRun(
 	if (hint !== undefined && typeof context.addExecutionHints === 'function') context.addExecutionHints({ message: hint, location: 'outputPane' });
 }
 
-/** The counts in n8n's execution custom data, added to those a run of the node earlier in the same execution recorded. */
+/** Where in the node's context each run of the node keeps what it counted (n8n's Retry On Fail runs the same run again). */
+const COUNTED_KEY = 'recruitingCounted';
+
+/**
+ * The counts in n8n's execution custom data, added to those a run of the node earlier in the same
+ * execution recorded (a loop runs the node again with the next `$runIndex`); what an earlier try of
+ * this same run counted is taken back first (Retry On Fail runs it again with the same `$runIndex`).
+ */
 function recordCounts(context: IExecuteFunctions, counts: Map<Tally, number>): void {
 	try {
-		const customData = context.getWorkflowDataProxy(0).$execution?.customData;
+		const proxy = context.getWorkflowDataProxy(0);
+		const customData = proxy.$execution?.customData;
 		if (typeof customData?.setAll !== 'function') return;
+		const nodeContext = context.getContext('node');
+		nodeContext[COUNTED_KEY] ??= {};
+		const counted = nodeContext[COUNTED_KEY] as Record<string, Partial<Record<Tally, number>>>;
+		const run = String(proxy.$runIndex ?? 0);
+		const earlierTry = counted[run] ?? {};
 		const values: Record<string, string> = {};
 		for (const tally of ORDER) {
-			const count = counts.get(tally);
-			if (count === undefined) continue;
+			const count = counts.get(tally) ?? 0;
+			const taken = earlierTry[tally] ?? 0;
+			if (count === 0 && taken === 0) continue;
 			const before = Number(customData.get(tally) ?? 0);
-			values[tally] = String((Number.isSafeInteger(before) ? before : 0) + count);
+			values[tally] = String(Math.max(0, (Number.isSafeInteger(before) ? before : 0) - taken) + count);
 		}
+		counted[run] = Object.fromEntries(counts);
 		customData.setAll(values);
 	} catch {
 		// Custom data is a convenience of the executions list: a run never fails for it.

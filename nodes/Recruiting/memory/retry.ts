@@ -29,8 +29,8 @@ export interface CreatedBefore {
 	slug?: string;
 	/** The records it added (Import: "job 2"; an Add operation: "add"), see `recordAdded`. */
 	records?: string[];
-	/** Create or Update: what it did to the row (`created`, `updated`), and to which candidate (see `afterTries`). */
-	done?: { action: string; slug: string };
+	/** Create or Update: what it did to the row (`created`, `updated`), to which candidate, and the fields that say it (see `afterTries`). */
+	done?: { action: string; slug: string; updatedFields?: unknown; profileUpdated?: unknown };
 }
 
 type Store = Record<string, CreatedBefore>;
@@ -126,10 +126,44 @@ export class RetryMemory {
 		const earlier = this.entry(itemIndex)?.done;
 		if (earlier && earlier.slug === slug && (action === 'unchanged' || (action === 'updated' && earlier.action === 'created'))) {
 			const then = action === 'unchanged' ? 'nothing more to send' : `then: ${String(output.message)}`;
-			return { ...output, action: earlier.action, message: `${earlier.action === 'created' ? 'Created' : 'Updated'} by an earlier try of this execution (Retry On Fail ran the node again); ${then}` };
+			const message = `${earlier.action === 'created' ? 'Created' : 'Updated'} by an earlier try of this execution (Retry On Fail ran the node again); ${then}`;
+			return { ...output, ...this.earlierFields(earlier, output), action: earlier.action, message };
 		}
-		if (this.active && slug !== undefined && (action === 'created' || action === 'updated')) this.own(itemIndex).done = { action, slug };
+		if (action === 'failed' || action.startsWith('partly')) {
+			const partial = { ...output };
+			this.afterFailedTry(itemIndex, partial);
+			return partial;
+		}
+		if (action === 'created' || action === 'updated') this.note(itemIndex, action, output);
 		return output;
+	}
+
+	private note(itemIndex: number, action: string, output: IDataObject): void {
+		if (!this.active || typeof output.slug !== 'string') return;
+		this.own(itemIndex).done = { action, slug: output.slug, updatedFields: output.updatedFields, profileUpdated: output.profileUpdated };
+	}
+
+	/** The same for a row that failed in this try: its partial output says what an earlier try did (`partly created`, `partly updated`). */
+	afterFailedTry(itemIndex: number, partial: IDataObject | undefined): void {
+		const earlier = this.entry(itemIndex)?.done;
+		if (!earlier && partial && typeof partial.slug === 'string' && (partial.action === 'partly created' || partial.action === 'partly updated')) {
+			this.note(itemIndex, partial.action === 'partly created' ? 'created' : 'updated', partial);
+		}
+		if (!earlier || !partial || (partial.slug !== undefined && partial.slug !== earlier.slug)) return;
+		const action = String(partial.action);
+		if (earlier.action === 'created' && (action === 'failed' || action === 'partly updated')) partial.action = 'partly created';
+		else if (earlier.action === 'updated' && action === 'failed') partial.action = 'partly updated';
+		else return;
+		Object.assign(partial, this.earlierFields(earlier, partial), { slug: earlier.slug });
+	}
+
+	private earlierFields(earlier: NonNullable<CreatedBefore['done']>, output: IDataObject): IDataObject {
+		const fields = [...new Set([...(Array.isArray(earlier.updatedFields) ? earlier.updatedFields : []), ...(Array.isArray(output.updatedFields) ? output.updatedFields : [])])];
+		return {
+			...(earlier.action === 'created' ? { created: true } : {}),
+			...(earlier.profileUpdated === true || output.profileUpdated === true ? { profileUpdated: true } : {}),
+			...(fields.length > 0 ? { updatedFields: fields } : {}),
+		};
 	}
 
 	/** Notes a record this try added for the item. */

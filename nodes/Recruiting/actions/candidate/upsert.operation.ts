@@ -162,5 +162,19 @@ export async function prepare(this: IExecuteFunctions, itemIndex: number, run: R
 	if (action === 'adopt') return async () => await memory.inTurn(row.key, async () => await adoptRow(this, itemIndex, run, memory, { ...row, aliases }, input, given));
 	hintManualRun(this, run, itemParameter(this, 'options.createInManualRuns', 0, false) === true);
 	const tries = await retryMemory(this, run);
-	return async () => tries.afterTries(itemIndex, await memory.inTurn(row.key, async () => await createOrUpdate(this, itemIndex, run, memory, { ...row, aliases }, input, given)));
+	return async () => {
+		try {
+			const output = tries.afterTries(itemIndex, await memory.inTurn(row.key, async () => await createOrUpdate(this, itemIndex, run, memory, { ...row, aliases }, input, given)));
+			// Created by an earlier try: the run's list of its candidates (a stop's error lists them) has it too.
+			if (output.action === 'created' && typeof output.slug === 'string' && !run.created.some(({ item }) => item === itemIndex)) run.created.push({ item: itemIndex, slug: output.slug });
+			return output;
+		} catch (error) {
+			const nodeError =
+				error instanceof NodeApiError || error instanceof NodeOperationError
+					? error
+					: new NodeOperationError(this.getNode(), error instanceof Error ? error.message : String(error), { itemIndex });
+			tries.afterFailedTry(itemIndex, nodeError.context.partialResult as IDataObject | undefined);
+			throw nodeError;
+		}
+	};
 }
