@@ -233,7 +233,7 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 
 const nodeTypes = new TestNodeTypes();
 
-function additionalDataFor(credentialsHelper: TestCredentialsHelper, hooks?: ExecutionLifecycleHooks, currentNodeParameters?: INodeParameters) {
+export function additionalDataFor(credentialsHelper: TestCredentialsHelper, hooks?: ExecutionLifecycleHooks, currentNodeParameters?: INodeParameters) {
 	const unavailable = async () => {
 		throw new Error('not available in tests');
 	};
@@ -317,7 +317,7 @@ let workflowCount = 0;
  */
 export const deduplicator = new InMemoryDeduplicator();
 
-function useDeduplicationStore(): void {
+export function useDeduplicationStore(): void {
 	try {
 		DataDeduplicationService.getInstance();
 	} catch {

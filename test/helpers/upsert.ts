@@ -1,5 +1,6 @@
 /** The parameters of Candidate → Create or Update as the sync tests map a sheet onto it (e-mail, fields, IT skills as a list). */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import type { Sandbox } from '../sandbox/server';
 import type { Harness, RunOptions } from './harness';
@@ -59,3 +60,19 @@ export const creationsSent = (sandbox: Sandbox, from: number) =>
 			.filter((request) => request.method === 'POST' && request.path === CANDIDATE)
 			.map((request) => (request.body as IDataObject | undefined)?.email),
 	);
+
+/** The e-mails of the creations (POST of a candidate) that reached the sandbox since request `from`, in order. */
+export const creationEmails = (sandbox: Sandbox, from: number): string[] =>
+	sandbox.requests
+		.slice(from)
+		.filter((request) => request.method === 'POST' && request.path === CANDIDATE)
+		.map((request) => String((request.body as IDataObject | undefined)?.email));
+
+/** Waits until `ready()` holds or `ms` passed; whether it holds. */
+export async function until(ready: () => boolean, ms = 20_000): Promise<boolean> {
+	for (let waited = 0; waited < ms; waited += 25) {
+		if (ready()) return true;
+		await sleep(25);
+	}
+	return ready();
+}

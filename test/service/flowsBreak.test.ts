@@ -13,7 +13,6 @@
  * more nodes.
  */
 import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
-import { DataDeduplicationService } from 'n8n-core/dist/data-deduplication-service';
 import type {
 	IConnections,
 	IDataObject,
@@ -29,15 +28,14 @@ import type {
 	IRunExecutionData,
 	ITaskData,
 	IVersionedNodeType,
-	IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
 import { NodeConnectionTypes, Workflow, createDeferredPromise, createRunExecutionData, deepCopy, sleep } from 'n8n-workflow';
 
 import { Recruiting } from '../../nodes/Recruiting/Recruiting.node';
 import { forgetProcessMemory } from '../../nodes/Recruiting/memory/registry';
-import { NODE_TYPE, TestCredentialsHelper, deduplicator } from '../helpers/harness';
+import { NODE_TYPE, TestCredentialsHelper, additionalDataFor, useDeduplicationStore } from '../helpers/harness';
 import { ALICE, emailCredential, useSandbox } from '../helpers/sandbox';
-import { upsertParameters } from '../helpers/upsert';
+import { creationEmails, upsertParameters } from '../helpers/upsert';
 
 const sandbox = useSandbox();
 const CANDIDATE = '/gin/v1/company/candidate';
@@ -182,36 +180,6 @@ const nodeTypes = new FlowNodeTypes();
 // A workflow of several nodes, run through n8n's engine
 // ---------------------------------------------------------------------------------------------
 
-function additionalDataFor(credentialsHelper: TestCredentialsHelper, hooks: ExecutionLifecycleHooks) {
-	const unavailable = async () => {
-		throw new Error('not available in tests');
-	};
-	return {
-		credentialsHelper,
-		hooks,
-		executeWorkflow: unavailable,
-		getRunExecutionData: async () => undefined,
-		currentNodeExecutionIndex: 0,
-		restApiUrl: 'http://localhost:5678/rest',
-		instanceBaseUrl: 'http://localhost:5678/',
-		formWaitingBaseUrl: '',
-		webhookBaseUrl: '',
-		webhookWaitingBaseUrl: '',
-		webhookTestBaseUrl: '',
-		variables: {},
-		logAiEvent: () => undefined,
-		startRunnerTask: unavailable,
-	} as unknown as IWorkflowExecuteAdditionalData;
-}
-
-function useDeduplicationStore(): void {
-	try {
-		DataDeduplicationService.getInstance();
-	} catch {
-		void DataDeduplicationService.init(deduplicator);
-	}
-}
-
 let flowCount = 0;
 
 /** Node settings of n8n (the node's Settings tab). */
@@ -335,11 +303,7 @@ function loopConnections(): IConnections {
 const storedUnder = (email: string) => sandbox().candidates(1).filter((candidate) => String(candidate.email).toLowerCase() === email.toLowerCase()).length;
 
 /** The e-mails of the creations (POST candidate) the sandbox received since request `from`. */
-const creationsSince = (from: number) =>
-	sandbox()
-		.requests.slice(from)
-		.filter((request) => request.method === 'POST' && request.path === CANDIDATE)
-		.map((request) => String((request.body as IDataObject | undefined)?.email));
+const creationsSince = (from: number) => creationEmails(sandbox(), from);
 
 const postsSince = (from: number, path: string) => sandbox().requests.slice(from).filter((request) => request.method === 'POST' && request.path === path).length;
 

@@ -17,7 +17,7 @@ import { sleep } from 'n8n-workflow';
 
 import { forgetProcessMemory } from '../../nodes/Recruiting/memory/registry';
 import { Harness } from '../helpers/harness';
-import { syncRun } from '../helpers/upsert';
+import { creationEmails, syncRun, until } from '../helpers/upsert';
 import type { SyncRun } from '../helpers/upsert';
 import { ALICE, emailCredential, useSandbox } from '../helpers/sandbox';
 
@@ -46,24 +46,12 @@ const skillsOf = (email: unknown): string[] =>
 		.flatMap((candidate) => candidate.records.itSkills.map((skill) => `${skill.skill_name}:${skill.skill_level_id}`))
 		.sort();
 
-/** Creations (POST of a candidate) that reached the sandbox since request `from`, by e-mail. */
-const creationsSince = (from: number) =>
-	sandbox()
-		.requests.slice(from)
-		.filter((request) => request.method === 'POST' && request.path === CANDIDATE)
-		.map((request) => String((request.body as IDataObject | undefined)?.email));
+const creationsSince = (from: number) => creationEmails(sandbox(), from);
 
 /** Requests on `path` (POST) that arrived since `from`. */
 const postsSince = (from: number, path: string) => sandbox().requests.slice(from).filter((request) => request.method === 'POST' && request.path === path);
 
 /** Waits until `ready()` or `ms` passed. */
-async function until(ready: () => boolean, ms = 20_000): Promise<boolean> {
-	for (let waited = 0; waited < ms; waited += 25) {
-		if (ready()) return true;
-		await sleep(25);
-	}
-	return ready();
-}
 
 /**
  * Runs an execution that is cancelled (Stop Execution) once `when()` holds, and keeps the static

@@ -5,11 +5,10 @@
  * n8n's engine against the sandbox and asserts what the sandbox stored.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
 import { forgetProcessMemory } from '../../nodes/Recruiting/memory/registry';
 import { Harness } from '../helpers/harness';
-import { syncRun } from '../helpers/upsert';
+import { creationEmails, syncRun, until } from '../helpers/upsert';
 import type { SyncRun } from '../helpers/upsert';
 import { ALICE, emailCredential, useSandbox } from '../helpers/sandbox';
 
@@ -29,19 +28,8 @@ const skillsOfSlug = (slug: unknown): string[] =>
 		.flatMap((candidate) => candidate.records.itSkills.map((skill) => `${skill.skill_name}:${skill.skill_level_id}`))
 		.sort();
 
-const creationsSince = (from: number) =>
-	sandbox()
-		.requests.slice(from)
-		.filter((request) => request.method === 'POST' && request.path === CANDIDATE)
-		.map((request) => String((request.body as IDataObject | undefined)?.email));
+const creationsSince = (from: number) => creationEmails(sandbox(), from);
 
-async function until(ready: () => boolean, ms = 20_000): Promise<boolean> {
-	for (let waited = 0; waited < ms; waited += 25) {
-		if (ready()) return true;
-		await sleep(25);
-	}
-	return ready();
-}
 
 const adopt = (extra: INodeParameters = {}): INodeParameters => ({ memoryAction: 'adopt', candidateSlug: '={{ $json.slug }}', ...extra });
 const forgetNow: INodeParameters = { memoryAction: 'forget', confirmForget: true };
