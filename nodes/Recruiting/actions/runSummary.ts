@@ -6,7 +6,9 @@
  * - in n8n's execution custom data (`$execution.customData`, as n8n's Execution Data node sets
  *   it), which the executions list filters on: one key per count that is not zero (`created`,
  *   `updated`, `unchanged`, `partly`, `failed`, `refused`, `held`), its value the number as
- *   text, added to what an earlier run of the node in the same execution recorded. n8n-core
+ *   text, added to what an earlier run of the node in the same execution recorded (what an earlier
+ *   try of the same run recorded is taken back: a count it had and the rerun has not shows 0, since
+ *   custom data keys cannot be removed). n8n-core
  *   (execution-metadata) keeps at most 10 keys per execution, keys of `A-Za-z0-9_` up to 50
  *   characters, values cut at 255 (512 in 2.x); outside manual runs it drops what does not fit
  *   without failing;

@@ -27,6 +27,8 @@ export interface CreatedBefore {
 	input: string;
 	/** The candidate it created. */
 	slug?: string;
+	/** Whom it created: the e-mail and phone it sent (an expression may give another person in a later try). */
+	whom?: string;
 	/** The records it added (Import: "job 2"; an Add operation: "add"), see `recordAdded`. */
 	records?: string[];
 	/** Create or Update: what it did to the row (`created`, `updated`), to which candidate, and the fields that say it (see `afterTries`). */
@@ -99,15 +101,16 @@ export class RetryMemory {
 		return found;
 	}
 
-	/** The slug of the candidate an earlier try created for this item, if any. */
-	createdSlug(itemIndex: number): string | undefined {
-		return this.entry(itemIndex)?.slug;
+	/** The slug of the candidate an earlier try created for this item, if any, when it was created for the same e-mail and phone. */
+	createdSlug(itemIndex: number, whom: string): string | undefined {
+		const entry = this.entry(itemIndex);
+		return entry?.whom === undefined || entry.whom === whom ? entry?.slug : undefined;
 	}
 
-	/** Notes the candidate this try created for the item. */
-	created(itemIndex: number, slug: string): void {
+	/** Notes the candidate this try created for the item, and for whom (`whomOf` its creation's body). */
+	created(itemIndex: number, slug: string, whom: string): void {
 		if (!this.active) return;
-		this.own(itemIndex).slug = slug;
+		Object.assign(this.own(itemIndex), { slug, whom });
 	}
 
 	/** Whether an earlier try added the record `record` (e.g. "job 2") for this item. */
@@ -141,6 +144,11 @@ export class RetryMemory {
 	private note(itemIndex: number, action: string, output: IDataObject): void {
 		if (!this.active || typeof output.slug !== 'string') return;
 		this.own(itemIndex).done = { action, slug: output.slug, updatedFields: output.updatedFields, profileUpdated: output.profileUpdated };
+	}
+
+	/** Whether an earlier try of this node run created or updated the item's row. */
+	didEarlier(itemIndex: number): boolean {
+		return this.entry(itemIndex)?.done !== undefined;
 	}
 
 	/** The same for a row that failed in this try: its partial output says what an earlier try did (`partly created`, `partly updated`). */

@@ -66,7 +66,8 @@ async function addRecord(
 	const result: RecordResult = { type: record.kind.type, index: record.index, name: record.name, ok: false };
 	if (record.problem !== undefined || !record.body) return { ...result, error: record.problem ?? 'invalid input' };
 	const memory = await retryMemory(context, run);
-	const key = `${record.kind.type} ${record.index}`;
+	// Its place in the list and its name (skill, language, company, …): a later try whose list says otherwise sends it.
+	const key = `${record.kind.type} ${record.index} ${record.name}`;
 	if (memory.recordAdded(itemIndex, key)) return { ...result, ok: true, message: ADDED_BY_EARLIER_TRY };
 	try {
 		const body = { ...record.body, user_slug: slug };

@@ -49,7 +49,9 @@ export async function createCandidate(
 	body: IDataObject,
 ): Promise<IDataObject> {
 	const memory = await retryMemory(context, run);
-	const earlier = memory.createdSlug(itemIndex);
+	// Whom this creation is for: an earlier try's candidate counts only for the same person (other fields may carry $now).
+	const whom = JSON.stringify([body.email ?? '', body.phone ?? '']);
+	const earlier = memory.createdSlug(itemIndex, whom);
 	if (earlier !== undefined) {
 		// An earlier try of this node run (Retry On Fail) created it: not sent again.
 		run.created.push({ item: itemIndex, slug: earlier });
@@ -72,7 +74,7 @@ export async function createCandidate(
 		error.context.mayExist = true;
 		throw error;
 	}
-	memory.created(itemIndex, slug);
+	memory.created(itemIndex, slug, whom);
 	run.created.push({ item: itemIndex, slug });
 	return { slug, ...body };
 }

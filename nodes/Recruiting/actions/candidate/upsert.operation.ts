@@ -29,7 +29,7 @@ import { failedFields, outputOf, rememberOutcome, unchangedResult } from './upse
 import { adoptRow, clearAllRows, forgetRow, heldInManualRun, hintMode, MANUAL_HOLD_HINT, notSentResult } from './upsert/memoryActions';
 import type { Known } from './upsert/plan';
 import { contentOf, planFor } from './upsert/plan';
-import { readState, refusal, rowKeyOf, unchangedWithoutSlug } from './upsert/refusals';
+import { noteCreated, readState, refusal, rowKeyOf, unchangedWithoutSlug } from './upsert/refusals';
 import { isDryRun, planMemory } from './upsert/dryRun';
 
 export { description } from './upsert/description';
@@ -166,14 +166,16 @@ export async function prepare(this: IExecuteFunctions, itemIndex: number, run: R
 		try {
 			const output = tries.afterTries(itemIndex, await memory.inTurn(row.key, async () => await createOrUpdate(this, itemIndex, run, memory, { ...row, aliases }, input, given)));
 			// Created by an earlier try: the run's list of its candidates (a stop's error lists them) has it too.
-			if (output.action === 'created' && typeof output.slug === 'string' && !run.created.some(({ item }) => item === itemIndex)) run.created.push({ item: itemIndex, slug: output.slug });
+			noteCreated(run, itemIndex, output);
 			return output;
 		} catch (error) {
 			const nodeError =
 				error instanceof NodeApiError || error instanceof NodeOperationError
 					? error
 					: new NodeOperationError(this.getNode(), error instanceof Error ? error.message : String(error), { itemIndex });
-			tries.afterFailedTry(itemIndex, nodeError.context.partialResult as IDataObject | undefined);
+			const partial = nodeError.context.partialResult as IDataObject | undefined;
+			tries.afterFailedTry(itemIndex, partial);
+			noteCreated(run, itemIndex, partial);
 			throw nodeError;
 		}
 	};

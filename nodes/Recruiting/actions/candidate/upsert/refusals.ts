@@ -6,7 +6,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { Admission, CandidateMemory, MatchBy } from '../../../memory';
-import { MATCH_BY_LABEL, MIN_WAIT_MS, normaliseKey } from '../../../memory';
+import { MATCH_BY_LABEL, MIN_WAIT_MS, normaliseKey, retryMemory } from '../../../memory';
 import type { SentState, StateProblem } from '../../../memory/syncState';
 import { decodeState } from '../../../memory/syncState';
 import type { Output, PreparedOperation, RunContext, Send } from '../../context';
@@ -42,7 +42,14 @@ export function keepingIdentity(operation: PreparedOperation): PreparedOperation
 			try {
 				send = await operation.prepare.call(this, itemIndex, run);
 			} catch (error) {
-				throw withIdentity(this, itemIndex, error);
+				// A row an earlier try created or updated that this try could not even read (an expression that fails now) says so.
+				const tries = await retryMemory(this, run);
+				if (!tries.didEarlier(itemIndex)) throw withIdentity(this, itemIndex, error);
+				const failed = withIdentity(this, itemIndex, error instanceof NodeOperationError || error instanceof NodeApiError ? error : new NodeOperationError(this.getNode(), error instanceof Error ? error.message : String(error), { itemIndex }));
+				const partial = (failed as NodeOperationError).context.partialResult as IDataObject | undefined;
+				tries.afterFailedTry(itemIndex, partial);
+				noteCreated(run, itemIndex, partial);
+				throw failed;
 			}
 			// n8n's Retry On Fail runs the node again when its first item has any `error` (n8n 1.x: even ''), and the
 			// rows the first try created would then say `unchanged`: with it on, a row that went through has no `error`.
@@ -50,6 +57,12 @@ export function keepingIdentity(operation: PreparedOperation): PreparedOperation
 			return async () => withoutEmptyError(await send());
 		},
 	};
+}
+
+/** A row whose output says its candidate was created in this node run (by this try or an earlier one): a stop's error lists it. */
+export function noteCreated(run: RunContext, itemIndex: number, output: IDataObject | undefined): void {
+	if ((output?.action !== 'created' && output?.action !== 'partly created') || typeof output.slug !== 'string') return;
+	if (!run.created.some(({ item }) => item === itemIndex)) run.created.push({ item: itemIndex, slug: output.slug });
 }
 
 function withoutEmptyError(output: Output): Output {
