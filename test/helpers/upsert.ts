@@ -76,3 +76,6 @@ export async function until(ready: () => boolean, ms = 20_000): Promise<boolean>
 	}
 	return ready();
 }
+
+/** The POST requests on `path` the sandbox received since request `from`. */
+export const postsTo = (sandbox: Sandbox, from: number, path: string) => sandbox.requests.slice(from).filter((request) => request.method === 'POST' && request.path === path);
