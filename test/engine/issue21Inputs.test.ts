@@ -387,6 +387,24 @@ describe('issue 21 item 6: n8n\'s "Retry On Fail" does not send a creation of an
 		]);
 	});
 
+	it('Candidate Job → Add: a record an expression names otherwise in the later try is sent, not taken for the earlier try\'s', async () => {
+		// Row 1's company reads the clock: Alpha in try 1, Omega in try 2 (n8n waits 1.5 s between tries). Row 2 fails once, so n8n retries.
+		const service = creatingService(once((request) => request.body?.company_name === 'Gamma'));
+		const at = Date.now() + 700;
+		const result = await run({
+			parameters: { ...job({}, { companyName: `={{ $json.company === 'Alpha' && $now.toMillis() >= ${at} ? 'Omega' : $json.company }}` }), options: { ...FAST, concurrency: 1 } },
+			items: [{ company: 'Alpha' }, { company: 'Gamma' }],
+			retryOnFail: { maxTries: 2, waitBetweenTries: 1_500 },
+		});
+		expect(result.error).toBeUndefined();
+		// Try 1 sent Alpha and Gamma (refused); try 2 sends Omega (another record) and Gamma again.
+		expect(service.writes().map((request) => request.body?.company_name)).toEqual(['Alpha', 'Gamma', 'Omega', 'Gamma']);
+		expect(outputs(result).map((json) => [json.company_name, json.message])).toEqual([
+			['Omega', 'Record added'],
+			['Gamma', 'Record added'],
+		]);
+	});
+
 	it('a new execution does not take the creations of an earlier execution for its own', async () => {
 		// Two executions of the same workflow with different rows: nothing is shared between executions.
 		const service = creatingService(() => false);

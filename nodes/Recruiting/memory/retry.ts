@@ -29,7 +29,7 @@ export interface CreatedBefore {
 	slug?: string;
 	/** Whom it created: the e-mail and phone it sent (an expression may give another person in a later try). */
 	whom?: string;
-	/** The records it added (Import: "job 2"; an Add operation: "add"), see `recordAdded`. */
+	/** The records it added (Import: "job 2 Acme"; an Add operation: "add <slug> <name>"), see `recordAdded`. */
 	records?: string[];
 	/** Create or Update: what it did to the row (`created`, `updated`), to which candidate, and the fields that say it (see `afterTries`). */
 	done?: { action: string; slug: string; updatedFields?: unknown; profileUpdated?: unknown };

@@ -17,7 +17,7 @@ import { ADDED_BY_EARLIER_TRY, retryMemory } from '../../memory';
 import { endNotBeforeStart, perDateOrder, text, validateBody } from '../shared/validation';
 import { postRecord, recordParameters, wireInput } from './record';
 import type { RecordField, RecordSpec } from './spec';
-import { isDated } from './spec';
+import { columnFields, isDated } from './spec';
 
 export type BodySchema = z.ZodType<object, z.ZodTypeDef, unknown>;
 
@@ -97,6 +97,10 @@ export function addOperation(spec: RecordSpec): RecordKind {
 	const wire = { candidateSlug: 'user_slug', ...Object.fromEntries(spec.fields.map((field) => [field.parameter, field.wire])) };
 	const schemaFor = bodySchema(spec);
 	const dated = isDated(spec);
+	// The field that names a record (its first column in Import's text: company, skill, language, title…).
+	const [naming] = columnFields(spec);
+	/** What an earlier try's note must match: the same candidate and the same named record (an expression may give another in a later try). */
+	const noteOf = (body: IDataObject) => `add ${String(body.user_slug)} ${naming ? String(body[naming.wire] ?? '') : ''}`;
 
 	async function resolveNames(context: IExecuteFunctions, references: ReferenceCache, itemIndex: number, body: IDataObject) {
 		for (const field of spec.fields) await resolveField(context, references, itemIndex, field, body);
@@ -110,12 +114,13 @@ export function addOperation(spec: RecordSpec): RecordKind {
 		return async () => {
 			// n8n's "Retry On Fail": a record an earlier try of this node run added is not sent again.
 			const memory = await retryMemory(this, run);
-			if (memory.recordAdded(itemIndex, 'add')) {
+			const note = noteOf(body);
+			if (memory.recordAdded(itemIndex, note)) {
 				const { user_slug: slug, ...fields } = body;
 				return { slug, message: ADDED_BY_EARLIER_TRY, ...fields };
 			}
 			const output = await postRecord(this, itemIndex, run, spec.path, body);
-			memory.addedRecord(itemIndex, 'add');
+			memory.addedRecord(itemIndex, note);
 			return output;
 		};
 	}

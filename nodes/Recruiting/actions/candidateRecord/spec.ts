@@ -59,6 +59,11 @@ export function isDated(spec: RecordSpec): boolean {
 	return spec.fields.some((field) => field.wire === 'start_date');
 }
 
+/** The fields in Import's compact-text column order; the first names a record (company, skill, language, title…). */
+export function columnFields(spec: Pick<RecordSpec, 'fields'>): RecordField[] {
+	return spec.fields.filter((field) => field.column !== undefined).sort((a, b) => (a.column as number) - (b.column as number));
+}
+
 const textSchema = (required: boolean) => text(required);
 const dateSchema = (required: boolean, order: DateOrder) => date(order, required);
 

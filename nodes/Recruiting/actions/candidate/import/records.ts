@@ -3,6 +3,7 @@
  * the compact-text columns, the keys JSON may use, and the "JSON or Text" parameter.
  */
 import type { RecordKind } from '../../candidateRecord';
+import { columnFields } from '../../candidateRecord/spec';
 
 /** The text/JSON parameter of a kind in "JSON or Text" mode: "jobList" (display name as its fixed collection). */
 export function listParameter(kind: RecordKind): string {
@@ -16,10 +17,7 @@ export function recordFields(kind: RecordKind): string[] {
 
 /** Parameters in compact-text order; the first names a record in the output (company, skill, ...). */
 export function columnsOf(kind: RecordKind): string[] {
-	return kind.fields
-		.filter((field) => field.column !== undefined)
-		.sort((a, b) => (a.column as number) - (b.column as number))
-		.map((field) => field.parameter);
+	return columnFields(kind).map((field) => field.parameter);
 }
 
 /** Short keys accepted in JSON (besides parameter names, wire names and labels) → parameter, in column order. */
