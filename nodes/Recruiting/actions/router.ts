@@ -61,6 +61,15 @@ function errorItem(error: NodeError, itemIndex: number, errorOutput: boolean, se
 	};
 }
 
+/** The output without an empty `error` field (see `runItem`). */
+function withoutEmptyError(output: IDataObject | IDataObject[]): IDataObject | IDataObject[] {
+	if (Array.isArray(output)) return output.map((json) => withoutEmptyError(json) as IDataObject);
+	if (output.error !== '') return output;
+	const rest = { ...output };
+	delete rest.error;
+	return rest;
+}
+
 /**
  * An operation's answer as output items, each element's json exactly as answered: not
  * n8n's `returnJsonArray`, which takes an element with a `json` key for an item (a service object
@@ -115,6 +124,8 @@ interface Job {
 	signal?: AbortSignal;
 	continueOnFail: boolean;
 	errorOutput: boolean;
+	/** n8n's Retry On Fail is on for the node. */
+	retried: boolean;
 	results: INodeExecutionData[][];
 	failures: Map<number, NodeError>;
 	/** How many items were started (the others were not reached when the run stopped). */
@@ -147,7 +158,10 @@ async function runItem(job: Job, lookahead: Lookahead<Send>, itemIndex: number):
 		if (!prepared.ok) throw prepared.error;
 		const answer = await prepared.value();
 		const output = module.outputIsSecret ? answer : redactValues(answer, await run.session.secrets());
-		job.results[itemIndex] = context.helpers.constructExecutionMetaData(asItems(output), { itemData: { item: itemIndex } });
+		// n8n's Retry On Fail runs the node again when its first item has any `error` (n8n 1.x: even ''): with it on, an
+		// output that went through (Import's, Create or Update's) has no empty `error`.
+		const shown = job.retried ? withoutEmptyError(output) : output;
+		job.results[itemIndex] = context.helpers.constructExecutionMetaData(asItems(shown), { itemData: { item: itemIndex } });
 		if (job.tallies) job.tallies[itemIndex] = tallyOfOutput(answer);
 	} catch (error) {
 		const secrets = await run.session.secrets();
@@ -300,6 +314,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		signal: this.getExecutionCancelSignal?.(),
 		continueOnFail: this.continueOnFail() || failureAnswersAgent(this),
 		errorOutput: this.getNode().onError === 'continueErrorOutput',
+		retried: this.getNode().retryOnFail === true,
 		results: new Array(count),
 		failures: new Map(),
 		started: 0,

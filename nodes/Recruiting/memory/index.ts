@@ -29,7 +29,7 @@ export { MATCH_BY_LABEL, fingerprint, normaliseKey } from './keys';
 export { AHEAD, MIN_WAIT_MS } from './journal';
 export { MAX_ENTRIES, MAX_RECORDS } from './store';
 export type { Remembered } from './store';
-export { ADDED_BY_EARLIER_TRY, RETRY_MEMORY_KEY, RetryMemory, readOnlyRetryMemory, retryMemory } from './retry';
+export { ADDED_BY_EARLIER_TRY, ADDED_OTHERWISE_BY_EARLIER_TRY, RETRY_MEMORY_KEY, RetryMemory, readOnlyRetryMemory, retryMemory } from './retry';
 export type { CreatedBefore } from './retry';
 
 /** Where in the node's context the execution's notebook lives. */

@@ -14,9 +14,13 @@
  */
 import { createHash } from 'crypto';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 /** The message of a record an earlier try added: it is not sent again. */
 export const ADDED_BY_EARLIER_TRY = 'Added by an earlier try of this node (Retry On Fail); not sent again';
+/** The same, when the earlier try sent the record with other values than this try's (an expression that reads the clock, say). */
+export const ADDED_OTHERWISE_BY_EARLIER_TRY =
+	'Added by an earlier try of this node (Retry On Fail) with other values than the ones shown here (this try\'s); not sent again, so that the candidate does not get it twice';
 
 /** The key in the node context under which the entries live. */
 export const RETRY_MEMORY_KEY = 'recruitingCreations';
@@ -31,11 +35,17 @@ export interface CreatedBefore {
 	whom?: string;
 	/** The records it added (Import: "job 2 Acme"; an Add operation: "add <slug> <name>"), see `recordAdded`. */
 	records?: string[];
+	/** A print of each record's values as it was sent, by its name in `records`. */
+	prints?: Record<string, string>;
+	/** What it sent without an answer (the service may have stored it), named as in `records`: a later try does not send it again. */
+	unanswered?: string[];
 	/** Create or Update: what it did to the row (`created`, `updated`), to which candidate, and the fields that say it (see `afterTries`). */
 	done?: { action: string; slug: string; updatedFields?: unknown; profileUpdated?: unknown };
 }
 
 type Store = Record<string, CreatedBefore>;
+
+const printOf = (values: IDataObject): string => createHash('sha256').update(JSON.stringify(values)).digest('hex').slice(0, 16);
 
 function fingerprint(context: IExecuteFunctions, itemIndex: number): string {
 	const item = context.getInputData()[itemIndex];
@@ -113,9 +123,12 @@ export class RetryMemory {
 		Object.assign(this.own(itemIndex), { slug, whom });
 	}
 
-	/** Whether an earlier try added the record `record` (e.g. "job 2") for this item. */
-	recordAdded(itemIndex: number, record: string): boolean {
-		return this.entry(itemIndex)?.records?.includes(record) === true;
+	/** When an earlier try added the record `record` (e.g. "job 2 Acme <slug>") for this item, the message that says so (with `values`, this try's). */
+	recordAdded(itemIndex: number, record: string, values: IDataObject): string | undefined {
+		const entry = this.entry(itemIndex);
+		if (entry?.records?.includes(record) !== true) return undefined;
+		const print = entry.prints?.[record];
+		return print === undefined || print === printOf(values) ? ADDED_BY_EARLIER_TRY : ADDED_OTHERWISE_BY_EARLIER_TRY;
 	}
 
 	/**
@@ -174,12 +187,39 @@ export class RetryMemory {
 		};
 	}
 
-	/** Notes a record this try added for the item. */
-	addedRecord(itemIndex: number, record: string): void {
+	/**
+	 * Sends a creation (`note` names it as in `records`) at most once across the tries of the node run: one an earlier try
+	 * sent without an answer (`context.mayExist`) fails again, not sent, since the service may have stored it.
+	 */
+	async sendOnce<T>(itemIndex: number, note: string, send: () => Promise<T>): Promise<T> {
+		if (this.entry(itemIndex)?.unanswered?.includes(note) === true) throw sentWithoutAnswer(this.context, itemIndex);
+		try {
+			return await send();
+		} catch (error) {
+			if (this.active && (error as { context?: IDataObject }).context?.mayExist === true) {
+				const entry = this.own(itemIndex);
+				entry.unanswered = [...(entry.unanswered ?? []), note];
+			}
+			throw error;
+		}
+	}
+
+	/** Notes a record this try added for the item, with the values it sent. */
+	addedRecord(itemIndex: number, record: string, values: IDataObject): void {
 		if (!this.active) return;
 		const entry = this.own(itemIndex);
 		entry.records = [...(entry.records ?? []), record];
+		entry.prints = { ...entry.prints, [record]: printOf(values) };
 	}
+}
+
+function sentWithoutAnswer(context: IExecuteFunctions, itemIndex: number): NodeOperationError {
+	const error = new NodeOperationError(context.getNode(), 'An earlier try of this node (Retry On Fail) sent this and got no answer: the service may or may not have stored it', {
+		itemIndex,
+		description: 'Not sent again, so that it cannot be created twice. Check whether it exists before running the item again.',
+	});
+	error.context.mayExist = true;
+	return error;
 }
 
 /** A node run's RetryMemory, built once per run. */

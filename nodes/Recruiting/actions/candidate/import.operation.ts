@@ -26,7 +26,7 @@ import {
 	requirePhoneOrEmail,
 } from '../shared/candidateProfile';
 import { itemParameter } from '../shared/parameters';
-import { ADDED_BY_EARLIER_TRY, retryMemory } from '../../memory';
+import { retryMemory } from '../../memory';
 import { text, validateBody } from '../shared/validation';
 import { IMPORT_LAYOUT } from './import/description';
 import type { PlannedRecord } from './import/plan';
@@ -66,14 +66,15 @@ async function addRecord(
 	const result: RecordResult = { type: record.kind.type, index: record.index, name: record.name, ok: false };
 	if (record.problem !== undefined || !record.body) return { ...result, error: record.problem ?? 'invalid input' };
 	const memory = await retryMemory(context, run);
-	// Its place in the list and its name (skill, language, company, …): a later try whose list says otherwise sends it.
-	const key = `${record.kind.type} ${record.index} ${record.name}`;
-	if (memory.recordAdded(itemIndex, key)) return { ...result, ok: true, message: ADDED_BY_EARLIER_TRY };
+	// Its place in the list, its name (skill, language, company, …) and its candidate: a later try whose list or candidate says otherwise sends it.
+	const key = `${record.kind.type} ${record.index} ${record.name} ${slug}`;
+	const earlier = memory.recordAdded(itemIndex, key, record.body);
+	if (earlier !== undefined) return { ...result, ok: true, message: earlier };
 	try {
 		const body = { ...record.body, user_slug: slug };
 		if (!record.resolved) await record.kind.resolveNames(context, run.references, itemIndex, body);
-		const sent = await postRecord(context, itemIndex, run, record.kind.path, body);
-		memory.addedRecord(itemIndex, key);
+		const sent = await memory.sendOnce(itemIndex, key, async () => await postRecord(context, itemIndex, run, record.kind.path, body));
+		memory.addedRecord(itemIndex, key, record.body);
 		return { ...result, ok: true, message: sent.message };
 	} catch (error) {
 		// Not sent because another item stopped the run: this item was interrupted, it did not fail.

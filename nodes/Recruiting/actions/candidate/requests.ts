@@ -57,7 +57,7 @@ export async function createCandidate(
 		run.created.push({ item: itemIndex, slug: earlier });
 		return { slug: earlier, ...body };
 	}
-	const response = await apiRequest.call(context, { method: 'POST', path: CANDIDATE_PATH, body, itemIndex }, run.session);
+	const response = await memory.sendOnce(itemIndex, `create ${whom}`, async () => await apiRequest.call(context, { method: 'POST', path: CANDIDATE_PATH, body, itemIndex }, run.session));
 	const data = response.data as IDataObject | undefined;
 	const slug = data && typeof data === 'object' ? data.slug : undefined;
 	if (typeof slug !== 'string' || slug === '') {

@@ -13,7 +13,7 @@ import type { DateOrder } from '../shared/dates';
 import { DEFAULT_DATE_ORDER } from '../shared/dates';
 import { candidateSlugProperty } from '../shared/fields';
 import { dateFormatOption, dateOrderOf, optionsCollection } from '../shared/options';
-import { ADDED_BY_EARLIER_TRY, retryMemory } from '../../memory';
+import { retryMemory } from '../../memory';
 import { endNotBeforeStart, perDateOrder, text, validateBody } from '../shared/validation';
 import { postRecord, recordParameters, wireInput } from './record';
 import type { RecordField, RecordSpec } from './spec';
@@ -115,12 +115,13 @@ export function addOperation(spec: RecordSpec): RecordKind {
 			// n8n's "Retry On Fail": a record an earlier try of this node run added is not sent again.
 			const memory = await retryMemory(this, run);
 			const note = noteOf(body);
-			if (memory.recordAdded(itemIndex, note)) {
+			const earlier = memory.recordAdded(itemIndex, note, body);
+			if (earlier !== undefined) {
 				const { user_slug: slug, ...fields } = body;
-				return { slug, message: ADDED_BY_EARLIER_TRY, ...fields };
+				return { slug, message: earlier, ...fields };
 			}
-			const output = await postRecord(this, itemIndex, run, spec.path, body);
-			memory.addedRecord(itemIndex, note);
+			const output = await memory.sendOnce(itemIndex, note, async () => await postRecord(this, itemIndex, run, spec.path, body));
+			memory.addedRecord(itemIndex, note, body);
 			return output;
 		};
 	}

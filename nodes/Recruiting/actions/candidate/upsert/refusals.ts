@@ -9,7 +9,7 @@ import type { Admission, CandidateMemory, MatchBy } from '../../../memory';
 import { MATCH_BY_LABEL, MIN_WAIT_MS, normaliseKey, retryMemory } from '../../../memory';
 import type { SentState, StateProblem } from '../../../memory/syncState';
 import { decodeState } from '../../../memory/syncState';
-import type { Output, PreparedOperation, RunContext, Send } from '../../context';
+import type { PreparedOperation, RunContext, Send } from '../../context';
 import { itemParameter } from '../../shared/parameters';
 import { readImport } from '../import.operation';
 import type { Lead } from './outcome';
@@ -38,9 +38,8 @@ export function keepingIdentity(operation: PreparedOperation): PreparedOperation
 			if (itemParameter<string>(this, 'memoryAction', itemIndex, 'remember') === 'remember') readImport(this, itemIndex);
 		},
 		async prepare(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<Send> {
-			let send: Send;
 			try {
-				send = await operation.prepare.call(this, itemIndex, run);
+				return await operation.prepare.call(this, itemIndex, run);
 			} catch (error) {
 				// A row an earlier try created or updated that this try could not even read (an expression that fails now) says so.
 				const tries = await retryMemory(this, run);
@@ -51,10 +50,6 @@ export function keepingIdentity(operation: PreparedOperation): PreparedOperation
 				noteCreated(run, itemIndex, partial);
 				throw failed;
 			}
-			// n8n's Retry On Fail runs the node again when its first item has any `error` (n8n 1.x: even ''), and the
-			// rows the first try created would then say `unchanged`: with it on, a row that went through has no `error`.
-			if (this.getNode().retryOnFail !== true) return send;
-			return async () => withoutEmptyError(await send());
 		},
 	};
 }
@@ -63,14 +58,6 @@ export function keepingIdentity(operation: PreparedOperation): PreparedOperation
 export function noteCreated(run: RunContext, itemIndex: number, output: IDataObject | undefined): void {
 	if ((output?.action !== 'created' && output?.action !== 'partly created') || typeof output.slug !== 'string') return;
 	if (!run.created.some(({ item }) => item === itemIndex)) run.created.push({ item: itemIndex, slug: output.slug });
-}
-
-function withoutEmptyError(output: Output): Output {
-	if (Array.isArray(output)) return output.map((json) => withoutEmptyError(json) as IDataObject);
-	if (output.error !== '') return output;
-	const rest = { ...output };
-	delete rest.error;
-	return rest;
 }
 
 /** The error of a row that failed before it was sent, with the row's identity as its partial result. */
