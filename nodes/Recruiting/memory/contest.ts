@@ -55,8 +55,9 @@ type Waiting = { key: string; resolve: (standing: Standing) => void; reject: (er
 
 /** What the journal shares with the process's memory of the node (the registry's `Shared`). */
 export interface JournalHost extends StoreTiming {
-	/** A row whose claim was gone when asked: what the process learned of it before is void. */
-	forget(key: string): void;
+	/** A row whose claim was gone when asked: what the process learned of it before the ask (`since`: `learnings` at its start) is void. */
+	forget(key: string, since: number): void;
+	readonly learnings: number;
 }
 
 /**
@@ -186,6 +187,7 @@ export class Contest {
 	 * line once that removal has landed (storeCalls.ts `removeKeys`).
 	 */
 	protected ask(key: string, before: Row | undefined): Row {
+		const since = this.timing.learnings;
 		const row: Row = { answer: Promise.resolve('taken'), at: this.elapsed, users: before?.users ?? new Set(), sent: false, kept: false, unknown: false, own: before?.own ?? new Set() };
 		this.rows.set(key, row);
 		const enter = async () => await new Promise<Standing>((resolve, reject) => this.waiting.push({ key, resolve, reject }));
@@ -200,7 +202,7 @@ export class Contest {
 		row.answer.then(
 			(standing) => {
 				[row.settled, row.at] = [standing, this.elapsed];
-				if (standing === 'mine') this.timing.forget(key);
+				if (standing === 'mine') this.timing.forget(key, since);
 			},
 			() => {
 				if (this.rows.get(key) === row) this.rows.delete(key);

@@ -26,6 +26,8 @@ export const MAX_SCOPES = 64;
 export interface Learned {
 	/** The row as encoded for the static data (`encodeRow`; decoded when asked). */
 	encoded: string;
+	/** When it was learned, counted in rows learned (`learnings`). */
+	seq?: number;
 }
 
 export class Shared {
@@ -59,18 +61,25 @@ export class Shared {
 
 	constructor(readonly clock: Clock = systemClock) {}
 
+	/** How many rows this process learned so far: what a row's journal ask notes at its start (see `forget`). */
+	learnings = 0;
+
 	learn(key: string, entry: Learned): void {
 		this.unanswered.delete(key);
 		this.learned.delete(key);
-		this.learned.set(key, entry);
+		this.learned.set(key, { ...entry, seq: ++this.learnings });
 		if (this.learned.size > MAX_ENTRIES) {
 			const oldest = this.learned.keys().next().value;
 			if (oldest !== undefined) this.learned.delete(oldest);
 		}
 	}
 
-	forget(key: string): void {
-		this.learned.delete(key);
+	/**
+	 * A row whose claim was gone when the journal asked it: what the process learned of it before that ask (`since`, its
+	 * `learnings` then) is void. What it learned during the ask stays: a slug given by Adopt Given Slugs meanwhile.
+	 */
+	forget(key: string, since = Infinity): void {
+		if ((this.learned.get(key)?.seq ?? 0) <= since) this.learned.delete(key);
 	}
 
 	/** A row forgotten by Forget Each Input Row or Forget All Rows (see `forgotten`). */

@@ -7,6 +7,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { ListLanguage, ReferenceListKind } from '../referenceData/lists';
 import { fetchList } from '../referenceData/lists';
+import { entryName } from '../referenceData/names';
 import { TransportSession } from '../transport';
 
 async function load(context: ILoadOptionsFunctions, kind: ReferenceListKind, lang: ListLanguage = 'de') {
@@ -25,8 +26,7 @@ async function load(context: ILoadOptionsFunctions, kind: ReferenceListKind, lan
  * (the service's default language), which the run sends in the job's Language option.
  */
 function bilingual(english: unknown, german: unknown): string {
-	const en = english === undefined || english === null ? '' : String(english);
-	const de = german === undefined || german === null ? '' : String(german);
+	const [en, de] = [entryName(english), entryName(german)];
 	if (en === '' || de === '' || en === de) return en || de;
 	return `${en} (${de})`;
 }
@@ -40,8 +40,13 @@ export async function getJobTypes(this: ILoadOptionsFunctions): Promise<INodePro
 async function bilingualIdList(context: ILoadOptionsFunctions, kind: 'universityDegrees' | 'languageSkills') {
 	const english = await load(context, kind, 'en');
 	const german = await load(context, kind, 'de');
-	const germanById = new Map(german.map((entry) => [entry.id, entry.value]));
-	return english.map((entry) => ({ name: bilingual(entry.value, germanById.get(entry.id)), value: entry.id as number }));
+	// Every entry of either list (the German one is the service's default), named in both where both name it.
+	const englishById = new Map(english.map((entry) => [entry.id, entry.value]));
+	const germanIds = new Set(german.map((entry) => entry.id));
+	const entries = [...german, ...english.filter((entry) => !germanIds.has(entry.id))];
+	return entries
+		.map((entry) => ({ name: bilingual(englishById.get(entry.id), germanIds.has(entry.id) ? entry.value : undefined), value: entry.id as number }))
+		.filter((option) => option.name !== '');
 }
 
 export async function getUniversityDegrees(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
@@ -60,16 +65,19 @@ export async function getBusinessAreas(this: ILoadOptionsFunctions): Promise<INo
 	const options: INodePropertyOptions[] = [];
 	for (const division of german) {
 		const translated = englishDivisions.get(division.id) as IDataObject | undefined;
-		const divisionName = String(division.name);
-		const divisionLabel = bilingual(translated?.name, divisionName);
-		options.push({ name: divisionLabel, value: divisionName, description: 'Division' });
+		// The German name, which the service takes (a run translates an English one): the English one where the German list has none.
+		const divisionName = entryName(division.name) || entryName(translated?.name);
+		const divisionLabel = bilingual(translated?.name, division.name);
+		if (divisionName !== '') options.push({ name: divisionLabel, value: divisionName, description: 'Division' });
 		const englishAreas = new Map(
 			((translated?.area as IDataObject[] | undefined) ?? []).map((area) => [area.id, area.name]),
 		);
 		for (const area of (division.area as IDataObject[] | undefined) ?? []) {
+			const areaName = entryName(area.name) || entryName(englishAreas.get(area.id));
+			if (areaName === '') continue;
 			options.push({
 				name: `${divisionLabel} › ${bilingual(englishAreas.get(area.id), area.name)}`,
-				value: String(area.name),
+				value: areaName,
 				description: `Area of ${divisionLabel}`,
 			});
 		}

@@ -15,6 +15,13 @@ export type ReferenceListKind = 'businessAreas' | 'jobTypes' | 'languageSkills' 
 
 export type ListLanguage = 'de' | 'en';
 
+const LANGUAGE_CODES: Record<string, ListLanguage> = { de: 'de', en: 'en', german: 'de', deutsch: 'de', english: 'en', englisch: 'en' };
+
+/** A list language given by its code or name, in any case ("EN", "English", "Deutsch"); undefined for any other. */
+export function languageCode(value: unknown): ListLanguage | undefined {
+	return typeof value === 'string' ? LANGUAGE_CODES[value.trim().toLowerCase()] : undefined;
+}
+
 export interface ReferenceListSpec {
 	path: string;
 	/** Asked when `path` is answered 404: the other spelling the service's description gives. */

@@ -48,6 +48,12 @@ export function quote(value: unknown): string {
 	return shown.length > QUOTE_LIMIT ? `${text} (${shown.length} characters)` : text;
 }
 
+/** An entry's name as a list gives it: its text (a number as text); '' when it has none (missing, null, blank, an object). */
+export function entryName(value: unknown): string {
+	const name = typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
+	return visibleText(name) === '' ? '' : name;
+}
+
 /** The text without invisible characters and without surrounding spaces (no-break spaces included). */
 export function visibleText(text: string): string {
 	return text.replace(INVISIBLE, '').trim();

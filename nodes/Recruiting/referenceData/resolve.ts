@@ -10,7 +10,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { BusinessArea, ListLanguage, ReferenceCache } from './lists';
 import type { NamedEntry } from './names';
-import { MAX_HINTS, NameIndex, allNames, languageAliases, mergeEntries, parseIdOrName, quote, visibleText } from './names';
+import { MAX_HINTS, NameIndex, allNames, entryName, languageAliases, mergeEntries, parseIdOrName, quote, visibleText } from './names';
 
 function quoteEntry(entry: NamedEntry<number>): string {
 	return `"${allNames(entry).slice(0, 3).join(' / ')}" (ID ${entry.key})`;
@@ -33,13 +33,12 @@ const OTHER_LANGUAGE: Record<ListLanguage, ListLanguage> = { de: 'en', en: 'de' 
 
 function idEntries(kind: IdListKind, list: IDataObject[]): Array<NamedEntry<number>> {
 	if (kind === 'jobTypes') {
-		return list.map((entry) => ({ key: Number(entry.id), names: [entry.name_ger, entry.name_eng].filter(Boolean).map(String) }));
+		return list.map((entry) => ({ key: Number(entry.id), names: [entryName(entry.name_ger), entryName(entry.name_eng)].filter(Boolean) }));
 	}
-	return list.map((entry) => ({
-		key: Number(entry.id),
-		names: [String(entry.value)],
-		aliases: kind === 'languageSkills' ? languageAliases(String(entry.value)) : [],
-	}));
+	return list.map((entry) => {
+		const name = entryName(entry.value);
+		return { key: Number(entry.id), names: name ? [name] : [], aliases: kind === 'languageSkills' && name ? languageAliases(name) : [] };
+	});
 }
 
 /**
@@ -117,9 +116,9 @@ interface AreaKey {
 function businessAreaEntries(list: BusinessArea[]): Array<NamedEntry<string>> {
 	const entries: Array<NamedEntry<string>> = [];
 	for (const division of list) {
-		entries.push({ key: JSON.stringify({ kind: 'division', id: division.id } as AreaKey), names: [String(division.name)] });
+		entries.push({ key: JSON.stringify({ kind: 'division', id: division.id } as AreaKey), names: [entryName(division.name)].filter(Boolean) });
 		for (const area of division.area ?? []) {
-			entries.push({ key: JSON.stringify({ kind: 'area', id: area.id } as AreaKey), names: [String(area.name)] });
+			entries.push({ key: JSON.stringify({ kind: 'area', id: area.id } as AreaKey), names: [entryName(area.name)].filter(Boolean) });
 		}
 	}
 	return entries;
@@ -150,13 +149,21 @@ async function businessAreaById(
 	label: string,
 	lang: ListLanguage,
 ): Promise<string> {
-	const list = await references.get(context, 'businessAreas', lang, itemIndex);
-	const found: Array<{ kind: AreaKey['kind']; name: string }> = [];
-	for (const division of list) {
-		if (Number(division.id) === id) found.push({ kind: 'division', name: String(division.name) });
-		for (const area of division.area ?? []) if (Number(area.id) === id) found.push({ kind: 'area', name: String(area.name) });
+	const inLanguage = async (language: ListLanguage) => {
+		const found: Array<{ kind: AreaKey['kind']; name: string }> = [];
+		for (const division of await references.get(context, 'businessAreas', language, itemIndex)) {
+			if (Number(division.id) === id) found.push({ kind: 'division', name: entryName(division.name) });
+			for (const area of division.area ?? []) if (Number(area.id) === id) found.push({ kind: 'area', name: entryName(area.name) });
+		}
+		return found;
+	};
+	// In the job's language; an entry that list gives no name takes its name in the other list.
+	const found = await inLanguage(lang);
+	if (found.some((entry) => entry.name === '')) {
+		const other = await inLanguage(OTHER_LANGUAGE[lang]);
+		for (const entry of found) if (entry.name === '') entry.name = other.find((named) => named.kind === entry.kind)?.name ?? '';
 	}
-	const names = uniqBy(found, 'name');
+	const names = uniqBy(found.filter((entry) => entry.name !== ''), 'name');
 	if (names.length === 1) return names[0].name;
 	const description =
 		'Division and area IDs are counted separately (Reference List → Get Business Areas lists both). Give the name of the division or area instead; names are compared in German and English.';
@@ -198,7 +205,7 @@ export async function resolveBusinessArea(
 	const translated = other.find(name);
 	if (translated.length > 0) {
 		// Same division or area in the job's language; its own name if that list lacks it.
-		const inPrimary = primary.entries.find((entry) => entry.key === translated[0].key);
+		const inPrimary = primary.entries.find((entry) => entry.key === translated[0].key && entry.names.length > 0);
 		return (inPrimary ?? translated[0]).names[0];
 	}
 	const all = await references.index(

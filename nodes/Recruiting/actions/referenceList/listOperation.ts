@@ -3,11 +3,13 @@
  * and return one output item per element. The four list operations differ only in the list.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import type { OperationModule, RunContext } from '../context';
 import { optionsCollection } from '../shared/options';
 import type { ListLanguage, ReferenceListKind } from '../../referenceData/lists';
-import { REFERENCE_LISTS, fetchList } from '../../referenceData/lists';
+import { REFERENCE_LISTS, fetchList, languageCode } from '../../referenceData/lists';
+import { quote } from '../../referenceData/names';
 
 export const langField = (operation: string): INodeProperties => ({
 	displayName: 'Language',
@@ -28,9 +30,15 @@ export function listOperation(operation: string, kind: ReferenceListKind): Opera
 	description.push(optionsCollection('referenceList', operation));
 
 	async function execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<IDataObject[]> {
-		const lang = (REFERENCE_LISTS[kind].takesLang
-			? this.getNodeParameter('lang', itemIndex, 'de')
-			: 'de') as ListLanguage;
+		let lang: ListLanguage = 'de';
+		if (REFERENCE_LISTS[kind].takesLang) {
+			const given = this.getNodeParameter('lang', itemIndex, 'de');
+			const code = languageCode(given);
+			if (code === undefined) {
+				throw new NodeOperationError(this.getNode(), `"Language": ${quote(given)} is not a language of the lists: give "de" or "en"`, { itemIndex });
+			}
+			lang = code;
+		}
 		return await fetchList(this, run.session, kind, lang, itemIndex);
 	}
 

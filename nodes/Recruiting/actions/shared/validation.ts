@@ -11,6 +11,8 @@ import { z } from 'zod';
 
 import type { DateOrder } from './dates';
 import { compareCalendarDates, inZone, normalizeDate } from './dates';
+import type { ListLanguage } from '../../referenceData/lists';
+import { languageCode } from '../../referenceData/lists';
 import { parseIdOrName, quote, visibleText } from '../../referenceData/names';
 
 export const RULES = {
@@ -24,6 +26,7 @@ export const RULES = {
 	integer: 'must be an integer',
 	skillLevel: 'must be an integer from 1 to 4',
 	endBeforeStart: 'must not be before the start date',
+	language: 'must be "de" or "en"',
 } as const;
 
 /** Nothing given: undefined, null, or text of spaces only. */
@@ -64,6 +67,13 @@ const asText = (value: unknown): { value: string } | { rule: string } =>
 
 /** Text (numbers become text, e.g. a zip code read from a spreadsheet as 10119 → "10119"). */
 export const text = (required = false): Field<string> => field(required, asText);
+
+/** A language the service's lists take: "de" or "en" (also in capitals, or named: "English", "Deutsch"). */
+export const listLanguage = (required = false): Field<ListLanguage> =>
+	field(required, (value) => {
+		const code = languageCode(value);
+		return code ? { value: code } : { rule: `${RULES.language} (got ${show(value)})` };
+	});
 
 /**
  * An e-mail address, internationalised ones included (RFC 6531/6532: `info@müller.de`,

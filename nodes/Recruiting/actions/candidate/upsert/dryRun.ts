@@ -82,16 +82,22 @@ export async function planMemory(context: IExecuteFunctions, credentials: ICrede
 		if (other) plan.noteElsewhere(key, other.s, borrow);
 		return borrow ? other : undefined;
 	};
+	// A creation this process sent without an answer holds its row (the copy of the process's unanswered rows), until forgotten.
+	const letGo = new Set<string>();
+	const held = (key: string) => !letGo.has(key) && base.held(key, true);
 	const overrides: Partial<CandidateMemory> = {
 		recall,
+		held,
 		claim: async () => true,
 		unclaim: async () => undefined,
 		remember: (key: string, entry: Remembered) => {
 			if (typeof entry.s === 'string' && entry.s !== '') learned.set(key, encodeRow(entry));
 		},
 		forget: async (key: string) => {
-			const known = recall(key) !== undefined;
+			// A held row's claim is there: the real forget finds and removes it.
+			const known = recall(key) !== undefined || held(key);
 			learned.set(key, undefined);
+			letGo.add(key);
 			return known;
 		},
 		// Never asked: a dry run answers Forget All Rows itself (`withDryRun`).

@@ -1,4 +1,5 @@
 /** Candidate Job → Add: POST /gin/v1/company/candidate/job. */
+import { listLanguage } from '../../shared/validation';
 import type { RecordSpec } from '../spec';
 import { descriptionField, endDate, listField, startDate, textField } from '../spec';
 
@@ -52,6 +53,6 @@ export const job: RecordSpec = {
 			],
 			default: 'de',
 			description: 'Language of the job details (sent as the code "de" or "en"); the business area name is sent in this language',
-		}),
+		}, { schema: (required) => listLanguage(required) }),
 	],
 };
