@@ -193,15 +193,14 @@ export class RetryMemory {
 	 */
 	async sendOnce<T>(itemIndex: number, note: string, send: () => Promise<T>): Promise<T> {
 		if (this.entry(itemIndex)?.unanswered?.includes(note) === true) throw sentWithoutAnswer(this.context, itemIndex);
-		try {
-			return await send();
-		} catch (error) {
+		// The send's own error goes on as it is (the transport's NodeApiError); only its outcome is noted.
+		return await send().catch((error: unknown) => {
 			if (this.active && (error as { context?: IDataObject }).context?.mayExist === true) {
 				const entry = this.own(itemIndex);
 				entry.unanswered = [...(entry.unanswered ?? []), note];
 			}
 			throw error;
-		}
+		});
 	}
 
 	/** Notes a record this try added for the item, with the values it sent. */
