@@ -3,7 +3,6 @@
  * database at once, in manual executions too, shared by every process and queue-mode worker. It is
  * the one place that says which rows the node knows: a row is known while the journal holds its
  * claim (`claim:<key>`). Forget This Row removes the claim, Forget All Rows the whole list.
- *
  * A row's life (docs/sync-memory.md): asked and contested (contest.ts), sent, created or of
  * unknown outcome (held), or left: each execution is a visit, and what the last of a row's visits
  * ends takes off the store is only what no running execution still uses. A row known without its
@@ -20,12 +19,14 @@ import { CHUNK } from './storeCalls';
 
 export type { JournalHost, Standing } from './contest';
 export { AHEAD, MAX_WAIT_MS, MIN_WAIT_MS, ROUNDS, WAIT_FACTOR } from './contest';
-
 /** Rounds when the claims of remembered and created rows are checked at the end. */
 const ENSURE_ROUNDS = 4;
 
 /** How long an answer counts in this process before the row is asked again (a forget in another process is then seen). */
 export const ANSWER_MS = 30_000;
+
+/** A claim this process won and never used: nothing sent, remembered or held for it (a row's other key held with its creation is used). */
+const unused = (row: Row | undefined): boolean => row?.settled === 'mine' && !row.sent && !row.kept && !row.unknown;
 
 /**
  * One journal per process and node memory (in the registry's `Shared`): the node's executions that
@@ -96,10 +97,9 @@ export class Journal extends Contest {
 		if (this.visits.has(visit)) row.users.add(visit);
 	}
 
-	/** Whether this process won the row's claim afresh (a new row, or one forgotten): not one it created or remembered. */
+	/** Whether this process won the row's claim afresh (a new row, or one forgotten): not one it created, remembered or holds (`unknown`). */
 	wonAfresh(key: string): boolean {
-		const row = this.rows.get(key);
-		return row?.settled === 'mine' && !row.sent && !row.kept;
+		return unused(this.rows.get(key));
 	}
 
 	/** Whether a creation of the row went out from this process without an answer: no execution of the process sends it again. */
@@ -214,7 +214,7 @@ export class Journal extends Contest {
 			row.users.delete(visit);
 			if (row.users.size > 0 || this.rows.get(key) !== row) continue;
 			this.rows.delete(key);
-			if (row.settled === 'mine' && !row.sent && !row.kept) released.push(key);
+			if (unused(row)) released.push(key);
 			for (const token of row.own) leaving.add(token);
 		}
 		for (const token of this.loose) leaving.add(token);
@@ -276,7 +276,7 @@ export class Journal extends Contest {
 		// A claim this process made only by asking about the row (keyOf) is not one the row had.
 		const asked = this.rows.get(key);
 		this.hurry();
-		const askedOnly = asked !== undefined && (await asked.answer.catch(() => undefined)) === 'mine' && !asked.sent && !asked.kept;
+		const askedOnly = asked !== undefined && (await asked.answer.catch(() => undefined)) === 'mine' && unused(asked);
 		const there = await this.record([claimOf(key)]);
 		await this.remove(prints.flatMap((print) => [...doneOf(key, print)]));
 		await this.release([key]);

@@ -207,7 +207,9 @@ export class MemoryRows {
 		this.journal.keep(key, this.visit);
 		const encoded = encodeRow(entry);
 		const legacyKey = this.legacyKeys.get(key);
-		const known = this.shared.learned.get(key)?.encoded ?? this.store.raw(key);
+		const learned = this.shared.learned.get(key);
+		const known = learned?.encoded ?? this.store.raw(key);
+		if (known === encoded && learned) this.shared.learn(key, learned); // learned now: an ask under way forgets only what came before it
 		if (known === encoded && legacyKey === undefined) return;
 		if (known !== encoded) {
 			this.shared.learn(key, { encoded });

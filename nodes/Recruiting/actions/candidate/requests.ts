@@ -57,10 +57,12 @@ export async function createCandidate(
 		run.created.push({ item: itemIndex, slug: earlier });
 		return { slug: earlier, ...body };
 	}
-	const response = await memory.sendOnce(itemIndex, `create ${whom}`, async () => await apiRequest.call(context, { method: 'POST', path: CANDIDATE_PATH, body, itemIndex }, run.session));
-	const data = response.data as IDataObject | undefined;
-	const slug = data && typeof data === 'object' ? data.slug : undefined;
-	if (typeof slug !== 'string' || slug === '') {
+	// Sent at most once across n8n's tries: an answer without a slug counts as none (the service may well have created it).
+	const slug = await memory.sendOnce(itemIndex, `create ${whom}`, async () => {
+		const response = await apiRequest.call(context, { method: 'POST', path: CANDIDATE_PATH, body, itemIndex }, run.session);
+		const data = response.data as IDataObject | undefined;
+		const given = data && typeof data === 'object' ? data.slug : undefined;
+		if (typeof given === 'string' && given !== '') return given;
 		// Answered 2xx: the service may well have created it; never create it again blindly.
 		const error = new NodeApiError(
 			context.getNode(),
@@ -73,7 +75,7 @@ export async function createCandidate(
 		);
 		error.context.mayExist = true;
 		throw error;
-	}
+	});
 	memory.created(itemIndex, slug, whom);
 	run.created.push({ item: itemIndex, slug });
 	return { slug, ...body };

@@ -130,7 +130,8 @@ async function createOrUpdate(
 			nodeError.context.partialResult = outputOf(memory, lead, partial, slug === undefined, plan, state, known);
 			memory.settled([key], undefined, true);
 		} else {
-			if (slug === undefined && nodeError.context.mayExist === true) memory.unanswered(key);
+			// Held under every key of the row (Match By may change: the row's other key must not create it again).
+			if (slug === undefined && nodeError.context.mayExist === true) for (const held of [key, ...aliases]) memory.unanswered(held);
 			// Refused before anything was created: the row may be created in a later run.
 			else if (slug === undefined) await memory.unclaim(key);
 			nodeError.context.partialResult ??= failedFields(lead);
