@@ -14,7 +14,7 @@ import { Harness } from '../helpers/harness';
 import { ALICE, emailCredential, useSandbox } from '../helpers/sandbox';
 import { candidateRows, createParameters, isSuccess, runNode } from '../helpers/bulk';
 
-type FieldKind = 'slug' | 'date' | 'name' | 'text' | 'email' | 'bool' | 'int';
+type FieldKind = 'slug' | 'date' | 'name' | 'text' | 'email' | 'bool' | 'int' | 'lang';
 
 interface FuzzOperation {
 	resource: string;
@@ -60,7 +60,7 @@ const OPERATIONS: FuzzOperation[] = [
 			'additionalFields.description': 'text',
 			'additionalFields.jobTitle': 'text',
 			'additionalFields.businessAreaDivision': 'name',
-			'additionalFields.lang': 'text',
+			'additionalFields.lang': 'lang',
 		},
 	},
 	{
@@ -195,6 +195,8 @@ function valueFor(kind: FieldKind, slugs: string[]): fc.Arbitrary<unknown> {
 		slug: fc.constantFrom(...slugs),
 		date: fc.oneof(dateText, fc.constantFrom('@now', '@today')),
 		name: listNames,
+		// A list language: its codes and names in any case, or anything else (refused, naming the field).
+		lang: fc.constantFrom('de', 'en', 'EN', ' De ', 'English', 'deutsch', ''),
 		text: fc.string({ unit: 'grapheme', maxLength: 60 }),
 		email: fc.oneof(fc.emailAddress(), fc.constant('')),
 		bool: fc.boolean(),
