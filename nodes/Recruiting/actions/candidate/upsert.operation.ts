@@ -112,6 +112,8 @@ async function createOrUpdate(
 	}
 	if (heldInManualRun(context, itemIndex, run, { slug, given, plan })) return notSentResult(lead, slug, plan);
 	if (slug === undefined) {
+		// A creation of this row under its other key (Match By switched) got no answer in this process: held under this key too.
+		if (aliases.some((alias) => memory.held(alias, true))) throw refusal(context, itemIndex, lead, 'held', memory);
 		const admitted = await memory.admit(key, content);
 		if (admitted === 'same') return unchangedWithoutSlug(lead, plan);
 		if (admitted !== 'create') throw refusal(context, itemIndex, lead, admitted, memory);
@@ -130,8 +132,7 @@ async function createOrUpdate(
 			nodeError.context.partialResult = outputOf(memory, lead, partial, slug === undefined, plan, state, known);
 			memory.settled([key], undefined, true);
 		} else {
-			// Held under every key of the row (Match By may change: the row's other key must not create it again).
-			if (slug === undefined && nodeError.context.mayExist === true) for (const held of [key, ...aliases]) memory.unanswered(held);
+			if (slug === undefined && nodeError.context.mayExist === true) memory.unanswered(key);
 			// Refused before anything was created: the row may be created in a later run.
 			else if (slug === undefined) await memory.unclaim(key);
 			nodeError.context.partialResult ??= failedFields(lead);

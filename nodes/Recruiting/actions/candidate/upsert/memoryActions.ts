@@ -147,10 +147,10 @@ export async function forgetRow(context: IExecuteFunctions, itemIndex: number, m
 			message: `Nothing forgotten (Forget Now is off). With Forget Now on, this row${slug ? ` (candidate ${slug})` : ''} is forgotten ${LIVE}.`,
 		};
 	}
-	// The same candidate kept under the row's other e-mail or phone (for a switch of Match By) goes too.
-	const twins = slug ? row.aliases.filter((alias) => memory.recall(alias)?.s === slug) : [];
-	const known = await memory.forget(row.key);
-	for (const alias of twins) await memory.forget(alias);
+	// The same candidate kept under the row's other e-mail or phone (for a switch of Match By) goes too; for a held row (no slug), its creation held under the other key.
+	const twins = row.aliases.filter((alias) => (slug ? memory.recall(alias)?.s === slug : memory.held(alias, true)));
+	let known = await memory.forget(row.key);
+	for (const alias of twins) known = (await memory.forget(alias)) || known;
 	const message = known
 		? `Forgotten${slug ? `: candidate ${slug}` : ''}. Nothing was sent: the candidate still exists in the service unless you deleted it there, and the next Sync Rows run creates this row again (a duplicate if it exists), the published workflow's too.`
 		: 'This node did not know this row: nothing forgotten.';
