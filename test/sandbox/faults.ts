@@ -33,7 +33,9 @@ export type FaultOutcome =
 	/** Processed, then answered `status` instead of the real answer. */
 	| { kind: 'afterWorkError'; status: AfterWorkStatus }
 	/** Processed, then the socket is destroyed. */
-	| { kind: 'afterWorkDrop' };
+	| { kind: 'afterWorkDrop' }
+	/** Processed, then answered its status without `data`. */
+	| { kind: 'afterWorkNoData' };
 
 export interface FaultDecision {
 	latencyMs: number;
@@ -187,6 +189,7 @@ export class FaultInjector {
 			[rate(config.unauthorizedRate), () => ({ kind: 'unauthorized' })],
 			[rate(config.afterWorkErrorRate), () => ({ kind: 'afterWorkError', status: this.afterWorkStatus() })],
 			[rate(config.afterWorkDropRate), () => ({ kind: 'afterWorkDrop' })],
+			[rate(config.afterWorkNoDataRate), () => ({ kind: 'afterWorkNoData' })],
 		];
 		if (bands.every(([width]) => width === 0)) return NONE;
 		const draw = this.random();

@@ -178,6 +178,19 @@ describe('fault modes', () => {
 			expect(lastEntry(sandbox).fault).toBeUndefined();
 		});
 
+		it('afterWorkNoDataRate: stored, then answered its status with an envelope without data (a creation without its slug)', async () => {
+			const token = sandbox.issueToken(ALICE.login);
+			const before = { stored: stored(), faults: sandbox.counts.faults.afterWorkNoData };
+			sandbox.setFaults({ afterWorkNoDataRate: 1 });
+			const reply = await create(sandbox, token, 'noslug@example.test');
+			expect(reply.status).toBe(201);
+			expect(reply.json).toEqual({ message: 'Created', status: 201 });
+			expect(stored()).toBe(before.stored + 1);
+			expect(lastEntry(sandbox)).toMatchObject({ status: 201, workStatus: 201, fault: 'afterWorkNoData' });
+			expect(sandbox.counts.faults.afterWorkNoData).toBe(before.faults + 1);
+			sandbox.setFaults({});
+		});
+
 		it('afterWorkDropRate: stored, then the socket is destroyed without an answer', async () => {
 			const token = sandbox.issueToken(ALICE.login);
 			const before = { stored: stored(), faults: sandbox.counts.faults.afterWorkDrop };

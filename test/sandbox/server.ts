@@ -128,6 +128,7 @@ const FAULT_NAMES: readonly FaultName[] = [
 	'sessionLimit',
 	'afterWorkError',
 	'afterWorkDrop',
+	'afterWorkNoData',
 	'hang',
 	'loginScript',
 ];
@@ -429,9 +430,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		}
 		const { outcome } = decision;
 		const worked = reply.statusCode >= 200 && reply.statusCode < 300;
-		if (!worked || (outcome.kind !== 'afterWorkError' && outcome.kind !== 'afterWorkDrop')) return payload;
+		if (!worked || (outcome.kind !== 'afterWorkError' && outcome.kind !== 'afterWorkDrop' && outcome.kind !== 'afterWorkNoData')) return payload;
 		entry.workStatus = reply.statusCode;
 		countFault(request, outcome.kind);
+		if (outcome.kind === 'afterWorkNoData') return JSON.stringify({ message: 'Created', status: reply.statusCode });
 		if (outcome.kind === 'afterWorkDrop') {
 			entry.status = 0;
 			request.raw.socket.destroy();

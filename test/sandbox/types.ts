@@ -54,6 +54,8 @@ export interface FaultConfig {
 	afterWorkErrorStatuses?: AfterWorkStatus[];
 	/** Fraction processed and stored, then the socket is destroyed without an answer. */
 	afterWorkDropRate?: number;
+	/** Fraction processed and stored, then answered its status with an envelope without `data` (a creation without its slug). */
+	afterWorkNoDataRate?: number;
 	/** After N authenticated requests all live session tokens die (once, unless `repeat`). */
 	expireTokensAfterRequests?: number;
 	/** With `expireTokensAfterRequests`: kill the tokens again after every further N requests. */
@@ -217,6 +219,7 @@ export type FaultName =
 	| 'sessionLimit'
 	| 'afterWorkError'
 	| 'afterWorkDrop'
+	| 'afterWorkNoData'
 	| 'hang'
 	| 'loginScript';
 

@@ -1,12 +1,9 @@
 /**
  * Review 3 of the day's change (Retry On Fail: a creation or record sent without an answer is not sent again; the router
  * leaves out an empty `error` under Retry On Fail; a Dry Run plans held rows as held and a dry Forget of one as known).
- * Through n8n's real engine against the sandbox over real HTTP. Where the sandbox cannot give an answer a real service
- * may give (a 201 without the new candidate's slug), a small HTTP proxy in front of it gives that answer after the
- * sandbox stored the creation.
+ * Through n8n's real engine against the sandbox over real HTTP (its `afterWorkNoDataRate` fault: a creation stored and
+ * answered 201 without the new candidate's slug).
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
@@ -19,6 +16,8 @@ import type { SyncRun } from '../helpers/upsert';
 
 const sandbox = useSandbox();
 const CANDIDATE = '/gin/v1/company/candidate';
+/** The sandbox stores a candidate's creation and answers it 201 without `data` (no slug: "the candidate may have been created"). */
+const SLUGLESS = { afterWorkNoDataRate: 1, paths: [CANDIDATE] };
 const IT_SKILL = `${CANDIDATE}/it-skill`;
 const OPTIONS = { retryDelayMs: 1, concurrency: 4 };
 const MAY_EXIST = /may already exist|may or may not have stored it/;
@@ -33,39 +32,6 @@ const harness = () => new Harness(emailCredential(sandbox(), ALICE));
 const sync = async (h: Harness, items: IDataObject[], options: SyncRun = {}) => await syncRun(sandbox(), h, items, options);
 const candidatePosts = (from: number) => postsTo(sandbox(), from, CANDIDATE).length;
 
-/**
- * A proxy in front of the sandbox: every request goes through; a candidate's creation is stored by the sandbox and then
- * answered 201 without `data.slug` (a service that creates and answers `{ data: {} }`), which the node treats as "the
- * candidate may have been created" (requests.ts createCandidate).
- */
-async function slugLessProxy(target: string): Promise<{ url: string; close: () => Promise<void> }> {
-	const server = http.createServer((request, response) => {
-		const chunks: Buffer[] = [];
-		request.on('data', (chunk: Buffer) => chunks.push(chunk));
-		request.on('end', () => {
-			void (async () => {
-				const headers: Record<string, string> = {};
-				for (const [name, value] of Object.entries(request.headers)) {
-					if (['host', 'connection', 'content-length', 'transfer-encoding'].includes(name) || value === undefined) continue;
-					headers[name] = Array.isArray(value) ? value.join(', ') : value;
-				}
-				const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
-				const answer = await fetch(`${target}${request.url ?? '/'}`, { method: request.method, headers, body: request.method === 'GET' || request.method === 'HEAD' ? undefined : body });
-				const text = await answer.text();
-				if (request.method === 'POST' && (request.url ?? '').split('?')[0] === CANDIDATE && answer.status >= 200 && answer.status < 300) {
-					response.writeHead(201, { 'content-type': 'application/json' });
-					response.end(JSON.stringify({ message: 'Candidate created successfully', status: 201, data: {} }));
-					return;
-				}
-				response.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
-				response.end(text);
-			})().catch(() => response.destroy());
-		});
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	return { url: `http://127.0.0.1:${port}`, close: async () => await new Promise<void>((resolve) => server.close(() => resolve())) };
-}
 
 // ---------------------------------------------------------------------------------------------
 // 2. Retry On Fail: a creation sent without a clear answer is sent at most once
@@ -73,9 +39,9 @@ async function slugLessProxy(target: string): Promise<{ url: string; close: () =
 
 describe('today break 3: Retry On Fail and a creation answered 201 without its slug', () => {
 	it('Candidate → Create, Retry On Fail (2 tries): the service stores the candidate and answers 201 without data.slug ("may have been created"); the second try must not create it again', async () => {
-		const proxy = await slugLessProxy(sandbox().url);
+		sandbox().setFaults(SLUGLESS);
 		try {
-			const h = new Harness({ ...emailCredential(sandbox(), ALICE), baseUrl: proxy.url });
+			const h = new Harness(emailCredential(sandbox(), ALICE));
 			const from = sandbox().requests.length;
 			const result = await h.run({
 				parameters: { resource: 'candidate', operation: 'create', email: 'tb3.noslug.create@example.test', additionalFields: {}, options: FAST },
@@ -85,14 +51,14 @@ describe('today break 3: Retry On Fail and a creation answered 201 without its s
 			// The node says the candidate may exist and "never create it again blindly": one creation, one candidate.
 			expect({ posts: candidatePosts(from), stored: storedUnder(sandbox(), 'tb3.noslug.create@example.test') }).toEqual({ posts: 1, stored: 1 });
 		} finally {
-			await proxy.close();
+			sandbox().setFaults({});
 		}
 	}, 60_000);
 
 	it('Candidate → Import, Retry On Fail (2 tries): the same 201 without a slug; the second try must not create the candidate again', async () => {
-		const proxy = await slugLessProxy(sandbox().url);
+		sandbox().setFaults(SLUGLESS);
 		try {
-			const h = new Harness({ ...emailCredential(sandbox(), ALICE), baseUrl: proxy.url });
+			const h = new Harness(emailCredential(sandbox(), ALICE));
 			const from = sandbox().requests.length;
 			await h.run({
 				parameters: { resource: 'candidate', operation: 'import', recordInput: 'lists', email: 'tb3.noslug.import@example.test', additionalFields: { firstName: 'No' }, itSkillList: 'SQL: 3', options: FAST },
@@ -100,14 +66,14 @@ describe('today break 3: Retry On Fail and a creation answered 201 without its s
 			});
 			expect({ posts: candidatePosts(from), stored: storedUnder(sandbox(), 'tb3.noslug.import@example.test') }).toEqual({ posts: 1, stored: 1 });
 		} finally {
-			await proxy.close();
+			sandbox().setFaults({});
 		}
 	}, 60_000);
 
 	it('Create or Update, Retry On Fail (2 tries), the same 201 without a slug: held, one creation, and a later execution refuses the row too', async () => {
-		const proxy = await slugLessProxy(sandbox().url);
+		sandbox().setFaults(SLUGLESS);
 		try {
-			const h = new Harness({ ...emailCredential(sandbox(), ALICE), baseUrl: proxy.url });
+			const h = new Harness(emailCredential(sandbox(), ALICE));
 			const from = sandbox().requests.length;
 			const row = { email: 'tb3.noslug.upsert@example.test', first: 'Up', skills: '' };
 			const first = await sync(h, [row], { retryOnFail: { maxTries: 2, waitBetweenTries: 10 } });
@@ -116,7 +82,7 @@ describe('today break 3: Retry On Fail and a creation answered 201 without its s
 			expect(again.outputs[0].error).toMatch(MAY_EXIST);
 			expect(candidatePosts(from)).toBe(1);
 		} finally {
-			await proxy.close();
+			sandbox().setFaults({});
 		}
 	}, 60_000);
 });
