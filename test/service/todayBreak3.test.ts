@@ -40,50 +40,38 @@ const candidatePosts = (from: number) => postsTo(sandbox(), from, CANDIDATE).len
 describe('today break 3: Retry On Fail and a creation answered 201 without its slug', () => {
 	it('Candidate → Create, Retry On Fail (2 tries): the service stores the candidate and answers 201 without data.slug ("may have been created"); the second try must not create it again', async () => {
 		sandbox().setFaults(SLUGLESS);
-		try {
-			const h = new Harness(emailCredential(sandbox(), ALICE));
-			const from = sandbox().requests.length;
-			const result = await h.run({
-				parameters: { resource: 'candidate', operation: 'create', email: 'tb3.noslug.create@example.test', additionalFields: {}, options: FAST },
-				retryOnFail: { maxTries: 2, waitBetweenTries: 10 },
-			});
-			expect(result.error?.message ?? '').toMatch(/may have been created|may or may not have stored it/);
-			// The node says the candidate may exist and "never create it again blindly": one creation, one candidate.
-			expect({ posts: candidatePosts(from), stored: storedUnder(sandbox(), 'tb3.noslug.create@example.test') }).toEqual({ posts: 1, stored: 1 });
-		} finally {
-			sandbox().setFaults({});
-		}
+		const h = new Harness(emailCredential(sandbox(), ALICE));
+		const from = sandbox().requests.length;
+		const result = await h.run({
+			parameters: { resource: 'candidate', operation: 'create', email: 'tb3.noslug.create@example.test', additionalFields: {}, options: FAST },
+			retryOnFail: { maxTries: 2, waitBetweenTries: 10 },
+		});
+		expect(result.error?.message ?? '').toMatch(/may have been created|may or may not have stored it/);
+		// The node says the candidate may exist and "never create it again blindly": one creation, one candidate.
+		expect({ posts: candidatePosts(from), stored: storedUnder(sandbox(), 'tb3.noslug.create@example.test') }).toEqual({ posts: 1, stored: 1 });
 	}, 60_000);
 
 	it('Candidate → Import, Retry On Fail (2 tries): the same 201 without a slug; the second try must not create the candidate again', async () => {
 		sandbox().setFaults(SLUGLESS);
-		try {
-			const h = new Harness(emailCredential(sandbox(), ALICE));
-			const from = sandbox().requests.length;
-			await h.run({
-				parameters: { resource: 'candidate', operation: 'import', recordInput: 'lists', email: 'tb3.noslug.import@example.test', additionalFields: { firstName: 'No' }, itSkillList: 'SQL: 3', options: FAST },
-				retryOnFail: { maxTries: 2, waitBetweenTries: 10 },
-			});
-			expect({ posts: candidatePosts(from), stored: storedUnder(sandbox(), 'tb3.noslug.import@example.test') }).toEqual({ posts: 1, stored: 1 });
-		} finally {
-			sandbox().setFaults({});
-		}
+		const h = new Harness(emailCredential(sandbox(), ALICE));
+		const from = sandbox().requests.length;
+		await h.run({
+			parameters: { resource: 'candidate', operation: 'import', recordInput: 'lists', email: 'tb3.noslug.import@example.test', additionalFields: { firstName: 'No' }, itSkillList: 'SQL: 3', options: FAST },
+			retryOnFail: { maxTries: 2, waitBetweenTries: 10 },
+		});
+		expect({ posts: candidatePosts(from), stored: storedUnder(sandbox(), 'tb3.noslug.import@example.test') }).toEqual({ posts: 1, stored: 1 });
 	}, 60_000);
 
 	it('Create or Update, Retry On Fail (2 tries), the same 201 without a slug: held, one creation, and a later execution refuses the row too', async () => {
 		sandbox().setFaults(SLUGLESS);
-		try {
-			const h = new Harness(emailCredential(sandbox(), ALICE));
-			const from = sandbox().requests.length;
-			const row = { email: 'tb3.noslug.upsert@example.test', first: 'Up', skills: '' };
-			const first = await sync(h, [row], { retryOnFail: { maxTries: 2, waitBetweenTries: 10 } });
-			const again = await sync(h, [row]);
-			expect(first.outputs[0].error).toMatch(MAY_EXIST);
-			expect(again.outputs[0].error).toMatch(MAY_EXIST);
-			expect(candidatePosts(from)).toBe(1);
-		} finally {
-			sandbox().setFaults({});
-		}
+		const h = new Harness(emailCredential(sandbox(), ALICE));
+		const from = sandbox().requests.length;
+		const row = { email: 'tb3.noslug.upsert@example.test', first: 'Up', skills: '' };
+		const first = await sync(h, [row], { retryOnFail: { maxTries: 2, waitBetweenTries: 10 } });
+		const again = await sync(h, [row]);
+		expect(first.outputs[0].error).toMatch(MAY_EXIST);
+		expect(again.outputs[0].error).toMatch(MAY_EXIST);
+		expect(candidatePosts(from)).toBe(1);
 	}, 60_000);
 });
 

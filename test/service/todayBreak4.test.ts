@@ -164,37 +164,29 @@ describe('today break 4: a phone shared by two candidates', () => {
 describe('today break 4: Retry On Fail and an answer without a slug', () => {
 	it('Create or Update (Match By Email, with its phone), Retry On Fail (3 tries), every creation answered 201 without a slug: one creation; then Match By Phone in the same process creates nothing', async () => {
 		sandbox().setFaults(SLUGLESS);
-		try {
-			const h = new Harness(emailCredential(sandbox(), ALICE));
-			const row = { email: 'tb4.noslug.upsert@example.test', phone: '+49 30 5550406', first: 'No', skills: '' };
-			const from = sandbox().requests.length;
-			const first = await sync(h, [row], { extra: BY_EMAIL, retryOnFail: { maxTries: 3, waitBetweenTries: 10 } });
-			const byPhone = await sync(h, [row], { extra: BY_PHONE, retryOnFail: { maxTries: 3, waitBetweenTries: 10 } });
-			expect(first.outputs[0].error).toMatch(MAY_EXIST);
-			expect(byPhone.outputs[0].error).toMatch(MAY_EXIST);
-			expect(creationEmails(sandbox(), from)).toEqual([row.email]);
-		} finally {
-			sandbox().setFaults({});
-		}
+		const h = new Harness(emailCredential(sandbox(), ALICE));
+		const row = { email: 'tb4.noslug.upsert@example.test', phone: '+49 30 5550406', first: 'No', skills: '' };
+		const from = sandbox().requests.length;
+		const first = await sync(h, [row], { extra: BY_EMAIL, retryOnFail: { maxTries: 3, waitBetweenTries: 10 } });
+		const byPhone = await sync(h, [row], { extra: BY_PHONE, retryOnFail: { maxTries: 3, waitBetweenTries: 10 } });
+		expect(first.outputs[0].error).toMatch(MAY_EXIST);
+		expect(byPhone.outputs[0].error).toMatch(MAY_EXIST);
+		expect(creationEmails(sandbox(), from)).toEqual([row.email]);
 	}, 60_000);
 
 	it('Candidate → Create, two items, Retry On Fail (3 tries), every creation answered 201 without a slug, On Error Continue: each candidate created once, each item says it may have been created', async () => {
 		sandbox().setFaults(SLUGLESS);
-		try {
-			const h = new Harness(emailCredential(sandbox(), ALICE));
-			const emails = ['tb4.noslug.create1@example.test', 'tb4.noslug.create2@example.test'];
-			const from = sandbox().requests.length;
-			const result = await h.run({
-				parameters: { resource: 'candidate', operation: 'create', email: '={{ $json.email }}', additionalFields: {}, options: { retryDelayMs: 1 } },
-				items: emails.map((email) => ({ email })),
-				retryOnFail: { maxTries: 3, waitBetweenTries: 10 },
-				onError: 'continueRegularOutput',
-			});
-			expect(creationEmails(sandbox(), from).sort()).toEqual(emails);
-			for (const item of result.items) expect(String(item.json.error)).toMatch(MAY_EXIST);
-		} finally {
-			sandbox().setFaults({});
-		}
+		const h = new Harness(emailCredential(sandbox(), ALICE));
+		const emails = ['tb4.noslug.create1@example.test', 'tb4.noslug.create2@example.test'];
+		const from = sandbox().requests.length;
+		const result = await h.run({
+			parameters: { resource: 'candidate', operation: 'create', email: '={{ $json.email }}', additionalFields: {}, options: { retryDelayMs: 1 } },
+			items: emails.map((email) => ({ email })),
+			retryOnFail: { maxTries: 3, waitBetweenTries: 10 },
+			onError: 'continueRegularOutput',
+		});
+		expect(creationEmails(sandbox(), from).sort()).toEqual(emails);
+		for (const item of result.items) expect(String(item.json.error)).toMatch(MAY_EXIST);
 	}, 60_000);
 });
 
