@@ -6,6 +6,12 @@ import type { Sandbox } from '../sandbox/server';
 import type { Harness, RunOptions } from './harness';
 import { writesSince } from './sandbox';
 
+/** A candidate's creation the sandbox stores and answers 201 without `data`: no slug, "the candidate may have been created" (faults.ts `afterWorkNoDataRate`). */
+export const SLUGLESS = { afterWorkNoDataRate: 1, paths: ['/gin/v1/company/candidate'] };
+
+/** What a row of unknown outcome says: refused as "may already exist", or failed as "may or may not have stored it" / "may have been created". */
+export const MAY_EXIST = /may already exist|may or may not have stored it|may have been created/;
+
 /** Options → Create in Manual Runs on (issue 39, trap 3): for tests whose manual runs create, as a user chooses explicitly. */
 export const CREATE_IN_MANUAL_RUNS: INodeParameters = { options: { retryDelayMs: 1, concurrency: 10, createInManualRuns: true } };
 

@@ -11,16 +11,13 @@ import { forgetProcessMemory } from '../../nodes/Recruiting/memory/registry';
 import { Harness } from '../helpers/harness';
 import { FAST } from '../helpers/run';
 import { ALICE, emailCredential, useSandbox } from '../helpers/sandbox';
-import { creationEmails, postsTo, storedUnder, syncRun } from '../helpers/upsert';
+import { MAY_EXIST, SLUGLESS, creationEmails, postsTo, storedUnder, syncRun } from '../helpers/upsert';
 import type { SyncRun } from '../helpers/upsert';
 
 const sandbox = useSandbox();
 const CANDIDATE = '/gin/v1/company/candidate';
-/** The sandbox stores a candidate's creation and answers it 201 without `data` (no slug: "the candidate may have been created"). */
-const SLUGLESS = { afterWorkNoDataRate: 1, paths: [CANDIDATE] };
 const IT_SKILL = `${CANDIDATE}/it-skill`;
 const OPTIONS = { retryDelayMs: 1, concurrency: 4 };
-const MAY_EXIST = /may already exist|may or may not have stored it/;
 
 beforeEach(() => {
 	forgetProcessMemory();

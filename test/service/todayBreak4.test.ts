@@ -15,15 +15,12 @@ import { forgetProcessMemory, Registry } from '../../nodes/Recruiting/memory/reg
 import type { StoreHelpers } from '../../nodes/Recruiting/memory/storeCalls';
 import { Harness } from '../helpers/harness';
 import { ALICE, emailCredential, useSandbox } from '../helpers/sandbox';
-import { creationEmails, storedUnder, syncRun } from '../helpers/upsert';
+import { MAY_EXIST, SLUGLESS, creationEmails, storedUnder, syncRun } from '../helpers/upsert';
 import type { SyncRun } from '../helpers/upsert';
 
 const sandbox = useSandbox();
 const CANDIDATE = '/gin/v1/company/candidate';
-/** The sandbox stores a candidate's creation and answers it 201 without `data` (no slug: "the candidate may have been created"). */
-const SLUGLESS = { afterWorkNoDataRate: 1, paths: [CANDIDATE] };
 const OPTIONS = { retryDelayMs: 1, concurrency: 4 };
-const MAY_EXIST = /may already exist|may or may not have stored it|may have been created/;
 
 beforeEach(() => {
 	forgetProcessMemory();

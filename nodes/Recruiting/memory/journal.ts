@@ -25,8 +25,8 @@ const ENSURE_ROUNDS = 4;
 /** How long an answer counts in this process before the row is asked again (a forget in another process is then seen). */
 export const ANSWER_MS = 30_000;
 
-/** A claim this process won and never used: nothing sent, remembered or held for it (a row's other key held with its creation is used). */
-const unused = (row: Row | undefined): boolean => row?.settled === 'mine' && !row.sent && !row.kept && !row.unknown;
+/** A claim this process won and never used: nothing sent or remembered for it (a row held, `unknown`, was sent). */
+const unused = (row: Row | undefined): boolean => row?.settled === 'mine' && !row.sent && !row.kept;
 
 /**
  * One journal per process and node memory (in the registry's `Shared`): the node's executions that
@@ -97,7 +97,7 @@ export class Journal extends Contest {
 		if (this.visits.has(visit)) row.users.add(visit);
 	}
 
-	/** Whether this process won the row's claim afresh (a new row, or one forgotten): not one it created, remembered or holds (`unknown`). */
+	/** Whether this process won the row's claim afresh (a new row, or one forgotten): not one it created or remembered. */
 	wonAfresh(key: string): boolean {
 		return unused(this.rows.get(key));
 	}

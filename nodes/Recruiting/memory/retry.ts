@@ -189,26 +189,25 @@ export class RetryMemory {
 
 	/**
 	 * Sends a creation (`note` names it as in `records`) at most once across the tries of the node run: one an earlier try
-	 * sent without an answer (`context.mayExist`) fails again, not sent, since the service may have stored it.
+	 * sent without an answer (`context.mayExist`) fails again, not sent, since the service may have stored it. A record
+	 * (`record`: the values sent) is noted as added once the service confirms it (see `recordAdded`).
 	 */
-	async sendOnce<T>(itemIndex: number, note: string, send: () => Promise<T>): Promise<T> {
+	async sendOnce<T>(itemIndex: number, note: string, send: () => Promise<T>, record?: IDataObject): Promise<T> {
 		if (this.entry(itemIndex)?.unanswered?.includes(note) === true) throw sentWithoutAnswer(this.context, itemIndex);
 		// The send's own error goes on as it is (the transport's NodeApiError); only its outcome is noted.
-		return await send().catch((error: unknown) => {
+		const sent = await send().catch((error: unknown) => {
 			if (this.active && (error as { context?: IDataObject }).context?.mayExist === true) {
 				const entry = this.own(itemIndex);
 				entry.unanswered = [...(entry.unanswered ?? []), note];
 			}
 			throw error;
 		});
-	}
-
-	/** Notes a record this try added for the item, with the values it sent. */
-	addedRecord(itemIndex: number, record: string, values: IDataObject): void {
-		if (!this.active) return;
-		const entry = this.own(itemIndex);
-		entry.records = [...(entry.records ?? []), record];
-		entry.prints = { ...entry.prints, [record]: printOf(values) };
+		if (record !== undefined && this.active) {
+			const entry = this.own(itemIndex);
+			entry.records = [...(entry.records ?? []), note];
+			entry.prints = { ...entry.prints, [note]: printOf(record) };
+		}
+		return sent;
 	}
 }
 

@@ -73,8 +73,7 @@ async function addRecord(
 	try {
 		const body = { ...record.body, user_slug: slug };
 		if (!record.resolved) await record.kind.resolveNames(context, run.references, itemIndex, body);
-		const sent = await memory.sendOnce(itemIndex, key, async () => await postRecord(context, itemIndex, run, record.kind.path, body));
-		memory.addedRecord(itemIndex, key, record.body);
+		const sent = await memory.sendOnce(itemIndex, key, async () => await postRecord(context, itemIndex, run, record.kind.path, body), record.body);
 		return { ...result, ok: true, message: sent.message };
 	} catch (error) {
 		// Not sent because another item stopped the run: this item was interrupted, it did not fail.

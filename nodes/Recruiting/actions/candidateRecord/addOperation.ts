@@ -120,9 +120,7 @@ export function addOperation(spec: RecordSpec): RecordKind {
 				const { user_slug: slug, ...fields } = body;
 				return { slug, message: earlier, ...fields };
 			}
-			const output = await memory.sendOnce(itemIndex, note, async () => await postRecord(this, itemIndex, run, spec.path, body));
-			memory.addedRecord(itemIndex, note, body);
-			return output;
+			return await memory.sendOnce(itemIndex, note, async () => await postRecord(this, itemIndex, run, spec.path, body), body);
 		};
 	}
 
