@@ -27,8 +27,8 @@
  */
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
-import type { Admission, MemoryHost } from '../../nodes/Recruiting/memory';
-import { CandidateMemory } from '../../nodes/Recruiting/memory';
+import type { Admission, MatchBy, MemoryHost } from '../../nodes/Recruiting/memory';
+import { CandidateMemory, forgetWithTwins, throughMemory } from '../../nodes/Recruiting/memory';
 import type { Clock } from '../../nodes/Recruiting/memory/clock';
 import { accountScope, rowKey } from '../../nodes/Recruiting/memory/keys';
 /** A minute: how long after the others the simulation waits before a later wave and the final run. */
@@ -45,6 +45,12 @@ const NODE_ID = 'node-1';
 
 /** The memory key of a simulated row (`r0`, `r1` …), as `keyOf('key', name)` makes it. */
 export const keyOfRow = (name: string) => rowKey(accountScope(CREDENTIALS, CREDENTIAL_ID), 'key', name);
+
+/** A simulated row's e-mail and phone (scenarios that switch Match By): `r7` is r7@example.com, 030 5550007. */
+export const identifierOf = (name: string, by: 'email' | 'phone') => (by === 'email' ? `${name}@example.com` : `030 555${name.slice(1).padStart(4, '0')}`);
+
+/** Every memory key of a simulated row: its Match Key, e-mail and phone (as `keyOf` makes them). */
+export const keysOfRow = (name: string) => [keyOfRow(name), ...(['email', 'phone'] as const).map((by) => rowKey(accountScope(CREDENTIALS, CREDENTIAL_ID), by, by === 'email' ? identifierOf(name, by) : identifierOf(name, by).replace(/\D/g, '')))];
 
 /** What a scenario turns on (chances are per seed, per execution or per call, as named). */
 export interface Knobs {
@@ -80,6 +86,13 @@ export interface Knobs {
 	manual?: number;
 	/** Per execution: chance that the sheet changed (some rows give another content). */
 	changed?: number;
+	/**
+	 * Rows with an e-mail and a phone, and Match By switched once (the user edits the node): with
+	 * this chance per seed, executions that start before a moment drawn in the first 5 minutes match
+	 * by one identifier, those after by the other (the final run by either); otherwise all by one.
+	 * Not set: every execution matches by Match Key, rows have neither.
+	 */
+	switchMatchBy?: number;
 }
 
 type Fate = 'answered' | 'refused' | 'unknown' | 'aborted' | 'cancelled';
@@ -88,6 +101,7 @@ interface Exec {
 	id: string;
 	proc: SimProcess;
 	kind: 'sync' | 'forget' | 'adopt' | 'final';
+	matchBy: MatchBy;
 	start: number;
 	end?: number;
 	died?: number;
@@ -125,6 +139,9 @@ export interface Wrong {
 class RowLog {
 	readonly key: string;
 
+	/** Its keys under every Match By (the store's trace, a slow write's damage). */
+	readonly keys: string[];
+
 	readonly touches = new Set<Exec>();
 
 	readonly sends: Send[] = [];
@@ -143,6 +160,7 @@ class RowLog {
 
 	constructor(readonly name: string) {
 		this.key = keyOfRow(name);
+		this.keys = keysOfRow(name);
 	}
 
 	live(): Candidate[] {
@@ -228,6 +246,18 @@ export interface Outcome {
 	twice: string[];
 	/** The same, where a Forget of the row ran while an execution was working on it (docs/sync-memory.md: "Forget during a claim"). */
 	twiceForgetDuring: string[];
+	/**
+	 * The same, where the creations came from executions matched by different identifiers that ran at the same time
+	 * (Match By switched while an execution of the other setting ran: each wins the row under its own key, neither
+	 * can tell the row from another one sharing its other identifier; docs/create-or-update.md).
+	 */
+	twiceMatchBySwitch: string[];
+	/**
+	 * The same, where a creation of unknown outcome (no answer, or its answer lost to a Stop) was followed by a creation
+	 * matched by the other identifier in another process or after a restart: the row is held under its other key only
+	 * in the process that sent it (docs/create-or-update.md).
+	 */
+	twiceHeldSwitch: string[];
 	/** The same, where a store write slower than every wait dropped the row's entries (the timing assumption broken). */
 	twiceSlowWrite: string[];
 	/** Refusals that broke property 2 or 3. */
@@ -300,7 +330,7 @@ export class Simulation {
 		this.store = new Store(this.world, SLOW_MS);
 		this.world.store = this.store;
 		this.rows = Array.from({ length: knobs.rows }, (_, index) => new RowLog(`r${index}`));
-		for (const row of this.rows) this.byKey.set(row.key, row);
+		for (const row of this.rows) for (const key of row.keys) this.byKey.set(key, row);
 		this.knobs = { stop: 0, kill: 0, outage: 0, noAnswer: 0, refused: 0, forget: 0, adopt: 0, stall: 0, fail: 0, commitFail: 0, jump: 0, later: 0, manual: 0, changed: 0, ...knobs };
 	}
 
@@ -375,6 +405,7 @@ export class Simulation {
 		const stop = new Promise<{ fate: Fate }>((resolve) => exec.stopAt.push(() => resolve({ fate: 'aborted' })));
 		const heard = await Promise.race([answer, stop]);
 		send.fate = heard.fate === 'aborted' ? 'aborted' : send.fate;
+		if (heard.fate === 'aborted') this.note(row, `${exec.id} stopped: its creation's answer is lost`);
 		return heard;
 	}
 
@@ -425,73 +456,94 @@ export class Simulation {
 		if (why === 'unsure' && memory.slowestMs === 0) push(3, 'unsure, but no call of this process was slow');
 	}
 
-	/** One row of a sync execution: the memory calls of `createOrUpdate`, against the simulated service. */
-	private async syncRow(exec: Exec, memory: CandidateMemory, row: RowLog, key: string, content: string, outcomes: Map<RowLog, string>): Promise<void> {
+	/**
+	 * One row of a sync execution: `createOrUpdate`'s way through the memory (memory/way.ts `throughMemory`, the node's
+	 * own code), with the steps that are the node's (the service, remembering a slug under the row's keys) against the
+	 * simulated service.
+	 */
+	private async syncRow(exec: Exec, memory: CandidateMemory, row: RowLog, at: { key: string; aliases: string[] }, content: string, outcomes: Map<RowLog, string>): Promise<void> {
+		const { key, aliases } = at;
 		await memory.inTurn(key, async () => {
 			const known = memory.recall(key);
 			const slug = known?.s;
-			if (slug !== undefined && known!.p === content) {
-				memory.remember(key, { s: slug, p: known!.p, r: known!.r ?? [] });
-				memory.settled([key], content, false);
-				outcomes.set(row, 'unchanged');
-				return;
-			}
-			if (slug === undefined) {
-				const admitted = await memory.admit(key, content);
-				if (admitted === 'same') {
-					this.refusals.same = (this.refusals.same ?? 0) + 1;
-					this.note(row, `${exec.id} unchanged without its slug (same)`);
-					if (!row.reached.has(content)) this.wrong.push({ row: row.name, exec: exec.id, why: 'same', property: 3, note: `same, but ${content} never reached the service` });
-					outcomes.set(row, 'same');
-					return;
-				}
-				if (admitted !== 'create') {
-					this.refused(row, exec, admitted, content, memory);
-					outcomes.set(row, admitted);
-					return;
-				}
-				if (exec.stopped) {
-					// Cancelled before the request was sent (transport: not of unknown outcome): the claim is released.
-					this.note(row, `${exec.id} stopped before its creation went out: unclaim`);
-					await memory.unclaim(key);
-					outcomes.set(row, 'cancelled');
-					return;
-				}
-				const { fate, slug: given } = await this.create(row, exec, content);
-				if (fate === 'answered') {
-					memory.remember(key, { s: given!, p: content, r: [] });
-					memory.settled([key], content, true);
-					outcomes.set(row, 'created');
-				} else if (fate === 'refused') {
-					await memory.unclaim(key);
-					outcomes.set(row, 'refused by the service');
-				} else {
-					memory.unanswered(key);
-					outcomes.set(row, 'unknown');
-				}
-				return;
-			}
-			// A known row whose content changed: the update (trivial: it lands when the candidate exists).
-			await this.wait(20 + 200 * this.random());
-			const candidate = row.candidates.find((one) => one.slug === slug && one.deletedAt === undefined);
-			if (!candidate) {
-				this.note(row, `${exec.id} update of ${slug}: not found`);
-				outcomes.set(row, 'update failed');
-				return;
-			}
-			row.reached.add(content);
-			memory.remember(key, { s: slug, p: content, r: known!.r ?? [] });
-			memory.settled([key], content, true);
-			this.note(row, `${exec.id} updated ${slug}`);
-			outcomes.set(row, 'updated');
+			// As rememberOutcome: the same entry under the row's key and its other keys.
+			const remember = (given: string, p: string) => {
+				for (const one of [key, ...aliases]) memory.remember(one, { s: given, p, r: known?.s === given ? (known.r ?? []) : [] });
+			};
+			const failure = (why: string, mayExist = false) => Object.assign(new Error(why), { mayExist });
+			const outcome = await throughMemory<string>(
+				memory,
+				{ key, aliases, slug, content, nothingNew: known?.p === content },
+				{
+					unchanged: () => {
+						remember(slug!, known!.p!);
+						return { output: 'unchanged', clean: true };
+					},
+					same: () => {
+						this.refusals.same = (this.refusals.same ?? 0) + 1;
+						this.note(row, `${exec.id} unchanged without its slug (same)`);
+						if (!row.reached.has(content)) this.wrong.push({ row: row.name, exec: exec.id, why: 'same', property: 3, note: `same, but ${content} never reached the service` });
+						return 'same';
+					},
+					refused: (why) => {
+						this.refused(row, exec, why, content, memory);
+						return Object.assign(new Error(why), { refusal: why });
+					},
+					send: async () => {
+						if (slug === undefined) {
+							// Cancelled before the request was sent (transport: not of unknown outcome): the claim is released.
+							if (exec.stopped) throw failure('cancelled');
+							const { fate, slug: given } = await this.create(row, exec, content);
+							if (fate === 'refused') throw failure('refused by the service');
+							if (fate !== 'answered') throw failure('unknown', true);
+							remember(given!, content);
+							return { output: 'created', clean: true };
+						}
+						// A known row whose content changed: the update (trivial: it lands when the candidate exists).
+						await this.wait(20 + 200 * this.random());
+						const candidate = row.candidates.find((one) => one.slug === slug && one.deletedAt === undefined);
+						if (!candidate) throw failure('update failed');
+						row.reached.add(content);
+						remember(slug, content);
+						this.note(row, `${exec.id} updated ${slug}`);
+						return { output: 'updated', clean: true };
+					},
+					failed: (error) => {
+						const { message, mayExist } = error as Error & { mayExist: boolean };
+						if (message === 'update failed') this.note(row, `${exec.id} update of ${slug}: not found`);
+						if (message === 'cancelled') this.note(row, `${exec.id} stopped before its creation went out: unclaim`);
+						return { error: Object.assign(new Error(message), { outcome: message }), slugGiven: false, mayExist };
+					},
+				},
+			).catch((error: Error & { refusal?: string; outcome?: string }) => {
+				if (error.refusal === undefined && error.outcome === undefined) throw error;
+				return error.refusal ?? error.outcome!;
+			});
+			outcomes.set(row, outcome);
 		});
 	}
 
 	private nextId = 0;
 
+	/** The Match By of each half of a switch, and when it happens (`switchMatchBy`; drawn once, when first asked). */
+	private matchBySwitch?: { before: MatchBy; after: MatchBy; at: number };
+
+	/** An execution's Match By: Match Key where the scenario does not switch it (no draw: the other scenarios' seeds stay as they were). */
+	private matchByAt(kind: Exec['kind']): MatchBy {
+		if (this.knobs.switchMatchBy === undefined) return 'key';
+		if (!this.matchBySwitch) {
+			const before: MatchBy = this.random() < 0.5 ? 'email' : 'phone';
+			const switches = this.random() < this.knobs.switchMatchBy;
+			this.matchBySwitch = { before, after: switches ? (before === 'email' ? 'phone' : 'email') : before, at: 300_000 * this.random() };
+		}
+		if (kind === 'final') return this.random() < 0.5 ? 'email' : 'phone';
+		return this.now() < this.matchBySwitch.at ? this.matchBySwitch.before : this.matchBySwitch.after;
+	}
+
 	/** One execution: opens the memory, runs its rows (prepared ahead, `concurrency` at a time), then its end. */
 	async execution(proc: SimProcess, kind: Exec['kind'], rows: RowLog[], options: { stopAfter?: number; manual?: boolean; concurrency?: number; ahead?: number } = {}): Promise<Map<RowLog, string>> {
-		const exec: Exec = { id: `${proc.name}.e${++this.nextId}${kind === 'sync' ? '' : `(${kind})`}`, proc, kind, start: this.now(), manual: options.manual === true, stopped: false, stopAt: [] };
+		const matchBy = this.matchByAt(kind);
+		const exec: Exec = { id: `${proc.name}.e${++this.nextId}${kind === 'sync' ? '' : `(${kind})`}${matchBy === 'key' ? '' : `[${matchBy}]`}`, proc, kind, matchBy, start: this.now(), manual: options.manual === true, stopped: false, stopAt: [] };
 		this.execs.push(exec);
 		const outcomes = new Map<RowLog, string>();
 		if (proc.dead) return outcomes;
@@ -515,7 +567,7 @@ export class Simulation {
 		const loaded = JSON.stringify(staticData);
 		const host: MemoryHost = { workflowId: WORKFLOW_ID, nodeId: NODE_ID, credentialId: CREDENTIAL_ID, staticData, nodeStaticData: {}, nodeContext: {}, helpers: proc.helpers, writable };
 		const memory = CandidateMemory.openIn(proc.registry, CREDENTIALS, host);
-		const keys = new Map<RowLog, string>();
+		const keys = new Map<RowLog, { key: string; aliases: string[] }>();
 		const contents = new Map<RowLog, string>();
 		const ahead = options.ahead ?? 10;
 		let prepared = 0;
@@ -523,7 +575,13 @@ export class Simulation {
 			for (; prepared <= Math.min(upTo, rows.length - 1); prepared++) {
 				const row = rows[prepared];
 				row.touches.add(exec);
-				keys.set(row, memory.keyOf('key', row.name));
+				if (exec.matchBy === 'key') keys.set(row, { key: memory.keyOf('key', row.name), aliases: [] });
+				else {
+					// As upsert.operation.ts: the key it is matched by, then its other identifier's (aliasKeys).
+					const other = exec.matchBy === 'email' ? 'phone' : 'email';
+					const key = memory.keyOf(exec.matchBy, identifierOf(row.name, exec.matchBy));
+					keys.set(row, { key, aliases: [memory.keyOf(other, identifierOf(row.name, other), true)] });
+				}
 				contents.set(row, `${row.name}@v${row.version}`);
 			}
 		};
@@ -543,11 +601,10 @@ export class Simulation {
 				const index = next++;
 				prepare(index + ahead);
 				const row = rows[index];
-				const key = keys.get(row)!;
+				const { key, aliases } = keys.get(row)!;
 				try {
 					if (exec.kind === 'forget') {
-						memory.recall(key);
-						const known = await memory.forget(key);
+						const { known } = await forgetWithTwins(memory, key, aliases);
 						row.lastForget = this.now();
 						for (const forget of row.forgets) if (forget.by === exec && forget.until === undefined) forget.until = this.now();
 						this.note(row, `${exec.id} forgot it (known: ${known})`);
@@ -561,11 +618,11 @@ export class Simulation {
 						await memory.inTurn(key, async () => {
 							const known = memory.recall(key);
 							const entry = known?.s === slug ? { p: known.p, r: known.r } : { r: [] };
-							memory.remember(key, { s: slug, ...entry });
+							for (const one of [key, ...aliases]) memory.remember(one, { s: slug, ...entry });
 						});
 						this.note(row, `${exec.id} adopted ${slug}`);
 						outcomes.set(row, 'adopted');
-					} else await this.syncRow(exec, memory, row, key, contents.get(row)!, outcomes);
+					} else await this.syncRow(exec, memory, row, { key, aliases }, contents.get(row)!, outcomes);
 				} catch (error) {
 					this.failed += 1;
 					this.note(row, `${exec.id} failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -722,7 +779,7 @@ export class Simulation {
 			if (['held', 'known'].includes(outcome) || this.strandedByKill.has(row.name)) heldAtEnd += 1;
 			else this.wrong.push({ row: row.name, exec: finalExec.id, why: outcome === 'failed' ? 'failed' : 'lost', property: 3, note: `no candidate at the end; the final run answered ${outcome}` });
 		}
-		const damaged = (row: RowLog) => [...this.store.droppedBySlow].some((value) => value.includes(row.key));
+		const damaged = (row: RowLog) => [...this.store.droppedBySlow].some((value) => row.keys.some((key) => value.includes(key)));
 		const doubled = [...new Set(this.doubles.map((double) => double.row))];
 		// A Forget while another execution works on the row (docs/sync-memory.md, "Forget during a claim"): from its start to its end.
 		const overlaps = (row: RowLog, forget: RowLog['forgets'][number]) =>
@@ -730,14 +787,25 @@ export class Simulation {
 		// A creation in flight when the forget began counts too (sent by an execution, or a process, that ended before it
 		// landed: seed 73199 of "everything at once", a killed worker's request stored after the user deleted and forgot).
 		const inFlight = (row: RowLog, forget: RowLog['forgets'][number]) => row.sends.some((send) => send.at <= forget.at && (send.storedAt ?? -Infinity) >= forget.at);
+		const until = (exec: Exec) => exec.end ?? exec.died ?? Infinity;
+		const switchDuring = (row: RowLog) => {
+			const touches = [...row.touches];
+			return touches.some((one) => touches.some((other) => one.matchBy !== other.matchBy && one.start <= until(other) && other.start <= until(one)));
+		};
+		const heldSwitch = (row: RowLog) => {
+			const stored = row.sends.filter((send) => send.stored);
+			return stored.some((held) => (held.fate === 'unknown' || held.fate === 'aborted') && stored.some((later) => later.at > held.at && later.exec.matchBy !== held.exec.matchBy));
+		};
 		const forgetDuring = (row: RowLog) => row.forgets.some((forget) => forget.during || overlaps(row, forget) || inFlight(row, forget));
 		return {
 			rows: this.rows.length,
 			processes: this.processes.length,
 			executions: this.execs.length,
 			created: this.rows.filter((row) => row.live().length > 0).length,
-			twice: doubled.filter((row) => !forgetDuring(row) && !damaged(row)).map((row) => row.name),
+			twice: doubled.filter((row) => !forgetDuring(row) && !damaged(row) && !switchDuring(row) && !heldSwitch(row)).map((row) => row.name),
 			twiceForgetDuring: doubled.filter((row) => forgetDuring(row) && !damaged(row)).map((row) => row.name),
+			twiceMatchBySwitch: doubled.filter((row) => !forgetDuring(row) && !damaged(row) && switchDuring(row)).map((row) => row.name),
+			twiceHeldSwitch: doubled.filter((row) => !forgetDuring(row) && !damaged(row) && !switchDuring(row) && heldSwitch(row)).map((row) => row.name),
 			twiceSlowWrite: doubled.filter(damaged).map((row) => row.name),
 			wrong: this.wrong,
 			refusals: this.refusals,

@@ -18,7 +18,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { MatchBy } from '../../memory';
-import { AHEAD, CandidateMemory, retryMemory } from '../../memory';
+import { AHEAD, CandidateMemory, retryMemory, throughMemory } from '../../memory';
 import type { SentState } from '../../memory/syncState';
 import type { RunContext, Send } from '../context';
 import { itemParameter } from '../shared/parameters';
@@ -103,47 +103,36 @@ async function createOrUpdate(
 	const known = knownOf(memory, key, input, given);
 	const slug = input.givenSlug || known?.s;
 	const plan = planFor(input, known, written, itemParameter(context, 'options.resendUnknownRecords', itemIndex, false) === true);
-	const content = contentOf(input, plan.profile);
-	if (slug !== undefined && !plan.sendProfile && plan.records.length === 0) {
-		const result = unchangedResult(slug, plan.unchanged);
-		const output = outputOf(memory, lead, result, false, plan, rememberOutcome(memory, [key, ...aliases], known, input, result, plan), known);
-		memory.settled([key], plan.outcomeUnknown.length === 0 ? content : undefined, false);
-		return output;
-	}
-	if (heldInManualRun(context, itemIndex, run, { slug, given, plan })) return notSentResult(lead, slug, plan);
-	if (slug === undefined) {
-		// A creation of this row under its other key (Match By switched) got no answer in this process: held under this key too.
-		if (aliases.some((alias) => memory.held(alias, true))) throw refusal(context, itemIndex, lead, 'held', memory);
-		const admitted = await memory.admit(key, content);
-		if (admitted === 'same') return unchangedWithoutSlug(lead, plan);
-		if (admitted !== 'create') throw refusal(context, itemIndex, lead, admitted, memory);
-	}
-	let result: IDataObject;
-	try {
-		result = await importRow(context, itemIndex, run, input, { slug, sendProfile: slug === undefined || plan.sendProfile, records: plan.records });
-	} catch (error) {
-		const nodeError =
-			error instanceof NodeApiError || error instanceof NodeOperationError
-				? error
-				: new NodeOperationError(context.getNode(), error instanceof Error ? error.message : String(error), { itemIndex });
-		const partial = nodeError.context.partialResult as IDataObject | undefined;
-		if (partial?.slug) {
-			const state = rememberOutcome(memory, [key, ...aliases], known, input, partial, plan);
-			nodeError.context.partialResult = outputOf(memory, lead, partial, slug === undefined, plan, state, known);
-			memory.settled([key], undefined, true);
-		} else {
-			if (slug === undefined && nodeError.context.mayExist === true) memory.unanswered(key);
-			// Refused before anything was created: the row may be created in a later run.
-			else if (slug === undefined) await memory.unclaim(key);
-			nodeError.context.partialResult ??= failedFields(lead);
-		}
-		throw nodeError;
-	}
-	const state = rememberOutcome(memory, [key, ...aliases], known, input, result, plan);
-	const output = outputOf(memory, lead, { ...result, summary: { ...(result.summary as IDataObject), unchanged: plan.unchanged } }, slug === undefined, plan, state, known);
-	const clean = ['created', 'updated', 'unchanged'].includes(output.action as string);
-	memory.settled([key], clean ? content : undefined, true);
-	return output;
+	const keys = [key, ...aliases];
+	const row = { key, aliases, slug, content: contentOf(input, plan.profile), nothingNew: !plan.sendProfile && plan.records.length === 0 };
+	return await throughMemory<IDataObject>(memory, row, {
+		unchanged: () => {
+			const result = unchangedResult(slug!, plan.unchanged);
+			const output = outputOf(memory, lead, result, false, plan, rememberOutcome(memory, keys, known, input, result, plan), known);
+			return { output, clean: plan.outcomeUnknown.length === 0 };
+		},
+		heldBack: () => (heldInManualRun(context, itemIndex, run, { slug, given, plan }) ? notSentResult(lead, slug, plan) : undefined),
+		same: () => unchangedWithoutSlug(lead, plan),
+		refused: (why) => refusal(context, itemIndex, lead, why, memory),
+		send: async () => {
+			const result = await importRow(context, itemIndex, run, input, { slug, sendProfile: slug === undefined || plan.sendProfile, records: plan.records });
+			const state = rememberOutcome(memory, keys, known, input, result, plan);
+			const output = outputOf(memory, lead, { ...result, summary: { ...(result.summary as IDataObject), unchanged: plan.unchanged } }, slug === undefined, plan, state, known);
+			return { output, clean: ['created', 'updated', 'unchanged'].includes(output.action as string) };
+		},
+		failed: (error) => {
+			const nodeError =
+				error instanceof NodeApiError || error instanceof NodeOperationError
+					? error
+					: new NodeOperationError(context.getNode(), error instanceof Error ? error.message : String(error), { itemIndex });
+			const partial = nodeError.context.partialResult as IDataObject | undefined;
+			if (partial?.slug) {
+				const state = rememberOutcome(memory, keys, known, input, partial, plan);
+				nodeError.context.partialResult = outputOf(memory, lead, partial, slug === undefined, plan, state, known);
+			} else nodeError.context.partialResult ??= failedFields(lead);
+			return { error: nodeError, slugGiven: Boolean(partial?.slug), mayExist: nodeError.context.mayExist === true };
+		},
+	});
 }
 
 /** Reads and checks the row (and its key); what the memory knows of it is asked when it is sent. */

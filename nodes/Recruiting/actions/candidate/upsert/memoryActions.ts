@@ -8,6 +8,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { CandidateMemory } from '../../../memory';
+import { forgetWithTwins } from '../../../memory';
 import type { SentState } from '../../../memory/syncState';
 import { encodeState, fieldBlock, profilePrint, recordPrint, unknownPrint } from '../../../memory/syncState';
 import type { RunContext, Send } from '../../context';
@@ -137,8 +138,8 @@ const LIVE =
  * says what the next run does. Without Forget Now it only says what it would forget.
  */
 export async function forgetRow(context: IExecuteFunctions, itemIndex: number, memory: CandidateMemory, row: Row): Promise<IDataObject> {
-	const slug = memory.recall(row.key)?.s;
 	if (!confirmed(context, itemIndex)) {
+		const slug = memory.recall(row.key)?.s;
 		return {
 			action: 'wouldForget',
 			...leadFields(row.lead),
@@ -147,10 +148,7 @@ export async function forgetRow(context: IExecuteFunctions, itemIndex: number, m
 			message: `Nothing forgotten (Forget Now is off). With Forget Now on, this row${slug ? ` (candidate ${slug})` : ''} is forgotten ${LIVE}.`,
 		};
 	}
-	// The same candidate kept under the row's other e-mail or phone (for a switch of Match By) goes too; for a held row (no slug), its creation held under the other key.
-	const twins = row.aliases.filter((alias) => (slug ? memory.recall(alias)?.s === slug : memory.held(alias, true)));
-	let known = await memory.forget(row.key);
-	for (const alias of twins) known = (await memory.forget(alias)) || known;
+	const { slug, known } = await forgetWithTwins(memory, row.key, row.aliases);
 	const message = known
 		? `Forgotten${slug ? `: candidate ${slug}` : ''}. Nothing was sent: the candidate still exists in the service unless you deleted it there, and the next Sync Rows run creates this row again (a duplicate if it exists), the published workflow's too.`
 		: 'This node did not know this row: nothing forgotten.';

@@ -1,0 +1,101 @@
+/**
+ * A row's way through the memory: the one sequence of memory calls that Create or Update makes for
+ * a row it syncs or forgets (actions/candidate/upsert.operation.ts, upsert/memoryActions.ts), that
+ * its dry run makes on a copy (upsert/dryRun.ts) and that the whole-memory simulation drives with
+ * a simulated service (test/sim/memory.ts). The node gives the steps that speak to the service and
+ * build outputs; the decisions on the memory are made here alone.
+ *
+ * | the row | memory | then |
+ * |---|---|---|
+ * | its slug known, nothing new | (the caller remembered) | settled, with its content when all of it is known |
+ * | a manual run holds it back (`heldBack`) | nothing | its output |
+ * | no slug; this process holds a creation of it under its other key (Match By switched) | nothing | refused `held` |
+ * | no slug | `admit` | `same`: unchanged without its slug; `create`: sent; else refused with why |
+ * | sent and answered | (the caller remembered) | settled, with its content when all of it went through |
+ * | failed, with the slug of a candidate (a record failed) | (the caller remembered) | settled without content |
+ * | a creation that failed and may exist (no answer) | `unanswered` | held in this process, "may already exist" elsewhere |
+ * | a creation that failed and does not exist (refused, or never sent) | `unclaim` | the next run creates it |
+ */
+import type { Admission, MemoryRows } from './rows';
+
+/** A row on its way: its memory key, its keys under the identifiers it is not matched by, the slug known for it, its content print. */
+export interface RowOnItsWay {
+	key: string;
+	aliases: readonly string[];
+	slug: string | undefined;
+	content: string;
+	/** Its slug known and nothing new to send (no profile change, no record not sent before). */
+	nothingNew: boolean;
+}
+
+/** What a send gave: the output, and whether all of it went through (its content is then the row's). */
+export interface Sent<T> {
+	output: T;
+	clean: boolean;
+}
+
+/** A send that failed: the error to throw, whether it came with the slug of a candidate, and whether a creation of unknown outcome went out. */
+export interface SendFailed {
+	error: Error;
+	slugGiven: boolean;
+	mayExist: boolean;
+}
+
+export type Refusal = Exclude<Admission, 'create' | 'same'>;
+
+/** The steps of a row's way that are the node's (the service, the outputs); each that remembers a slug does it through `remember`. */
+export interface WaySteps<T> {
+	/** Its slug known, nothing new: the output (remembered by the step). */
+	unchanged: () => Sent<T>;
+	/** A run that holds the row back before anything is sent (a manual run): its output; undefined: not held back. */
+	heldBack?: () => T | undefined;
+	/** Known without its slug and sent before with this very content. */
+	same: () => T;
+	/** The error of a row the memory refuses. */
+	refused: (why: Refusal) => Error;
+	/** The creation (no slug) or the update: the output (remembered by the step). */
+	send: () => Promise<Sent<T>>;
+	/** What a failed send says (a slug it gave is remembered by this step). */
+	failed: (error: unknown) => SendFailed;
+}
+
+/** Syncs one row through the memory (the table above). Call it in the row's turn (`inTurn`). */
+export async function throughMemory<T>(memory: MemoryRows, row: RowOnItsWay, steps: WaySteps<T>): Promise<T> {
+	if (row.slug !== undefined && row.nothingNew) {
+		const { output, clean } = steps.unchanged();
+		memory.settled([row.key], clean ? row.content : undefined, false);
+		return output;
+	}
+	const heldBack = steps.heldBack?.();
+	if (heldBack !== undefined) return heldBack;
+	if (row.slug === undefined) {
+		// A creation of this row under its other key (Match By switched) got no answer in this process: held under this key too.
+		if (row.aliases.some((alias) => memory.held(alias, true))) throw steps.refused('held');
+		const admitted = await memory.admit(row.key, row.content);
+		if (admitted === 'same') return steps.same();
+		if (admitted !== 'create') throw steps.refused(admitted);
+	}
+	const sent = await steps.send().catch(async (error: unknown) => {
+		const failure = steps.failed(error);
+		if (failure.slugGiven) memory.settled([row.key], undefined, true);
+		else if (row.slug === undefined && failure.mayExist) memory.unanswered(row.key);
+		// Refused before anything was created: the row may be created in a later run.
+		else if (row.slug === undefined) await memory.unclaim(row.key);
+		throw failure.error;
+	});
+	memory.settled([row.key], sent.clean ? row.content : undefined, true);
+	return sent.output;
+}
+
+/**
+ * Forget Each Input Row's memory part: the row's key, and the same candidate kept under its other
+ * e-mail or phone (for a switch of Match By), or, for a held row (no slug), its creation held under
+ * the other key. True when the memory knew the row under any of them.
+ */
+export async function forgetWithTwins(memory: MemoryRows, key: string, aliases: readonly string[]): Promise<{ slug: string | undefined; known: boolean }> {
+	const slug = memory.recall(key)?.s;
+	const twins = aliases.filter((alias) => (slug ? memory.recall(alias)?.s === slug : memory.held(alias, true)));
+	let known = await memory.forget(key);
+	for (const alias of twins) known = (await memory.forget(alias)) || known;
+	return { slug, known };
+}
