@@ -300,9 +300,9 @@ describe('match by break: Forget and Adopt under one key, a run under the other'
 // ---------------------------------------------------------------------------------------------
 
 describe('match by break: a creation without an answer, then a switch', () => {
-	// Open defect, documented (docs/create-or-update.md, Match By): a held row is refused under its other key only in the process that sent
-	// it; after a restart it is created again (the whole-memory simulation counts the same case). Kept failing (`it.failing`).
-	it.failing('a row held by Phone (e-mail given) and a row held by Email (phone given), each stored and its answer dropped; n8n restarts; each run by its other key: the dry run plans what the run does, and the run refuses both "may already exist", creating neither again', async () => {
+	// Failed when written (both created again after the restart); a creation now reserves the row's other keys before it is sent
+	// (memory/way.ts). The dry run after a restart cannot read n8n's store (docs/create-or-update.md, Dry Run): it plans `created` and says so.
+	it('a row held by Phone (e-mail given) and a row held by Email (phone given), each stored and its answer dropped; n8n restarts; each run by its other key: the run refuses both "may already exist", creating neither again, and the dry run before it says it may', async () => {
 		const h = harness();
 		const heldByPhone = { email: 'mb.held.p@example.test', phone: '+49 30 5559101', first: 'Held', city: 'Wesel', skills: '' };
 		const heldByMail = { email: 'mb.held.e@example.test', phone: '+49 30 5559102', first: 'Held', city: 'Wesel', skills: '' };
@@ -315,7 +315,8 @@ describe('match by break: a creation without an answer, then a switch', () => {
 		const from = sandbox().requests.length;
 		const plans = [await sync(h, [heldByPhone], { extra: dry(BY_EMAIL) }), await sync(h, [heldByMail], { extra: dry(BY_PHONE) })];
 		const runs = [await sync(h, [heldByPhone], { extra: BY_EMAIL }), await sync(h, [heldByMail], { extra: BY_PHONE })];
-		expect(plans.map((plan) => plan.actions[0])).toEqual(runs.map((run) => run.actions[0]));
+		// What the plan cannot know, it says: the row may have been sent by an earlier execution, and a real run then refuses it.
+		for (const plan of plans) expect(JSON.stringify(plan.outputs[0])).toMatch(/cannot be read without writing/);
 		// docs/create-or-update.md: "Where the slug is not known (… after a restart) … after a switch such rows are refused as "may already exist""; never created twice.
 		expect({
 			creations: creationEmails(sandbox(), from),

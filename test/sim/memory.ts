@@ -258,6 +258,12 @@ export interface Outcome {
 	 * in the process that sent it (docs/create-or-update.md).
 	 */
 	twiceHeldSwitch: string[];
+	/**
+	 * The same, where the first creation came from a process killed right after it sent it, before the claims of the
+	 * row's other keys (reserved before the send, written with its next store call) reached n8n's store, and the second
+	 * was matched by the other identifier.
+	 */
+	twiceKilledSwitch: string[];
 	/** The same, where a store write slower than every wait dropped the row's entries (the timing assumption broken). */
 	twiceSlowWrite: string[];
 	/** Refusals that broke property 2 or 3. */
@@ -473,7 +479,7 @@ export class Simulation {
 			const failure = (why: string, mayExist = false) => Object.assign(new Error(why), { mayExist });
 			const outcome = await throughMemory<string>(
 				memory,
-				{ key, aliases, slug, content, nothingNew: known?.p === content },
+				{ key, aliases, slug, content, slugGiven: false, nothingNew: known?.p === content },
 				{
 					unchanged: () => {
 						remember(slug!, known!.p!);
@@ -796,13 +802,18 @@ export class Simulation {
 			const stored = row.sends.filter((send) => send.stored);
 			return stored.some((held) => (held.fate === 'unknown' || held.fate === 'aborted') && stored.some((later) => later.at > held.at && later.exec.matchBy !== held.exec.matchBy));
 		};
+		const killedSwitch = (row: RowLog) => {
+			const stored = row.sends.filter((send) => send.stored);
+			return stored.some((first) => first.exec.proc.diedAt !== undefined && stored.some((later) => later.at > first.at && later.exec.matchBy !== first.exec.matchBy));
+		};
 		const forgetDuring = (row: RowLog) => row.forgets.some((forget) => forget.during || overlaps(row, forget) || inFlight(row, forget));
 		return {
 			rows: this.rows.length,
 			processes: this.processes.length,
 			executions: this.execs.length,
 			created: this.rows.filter((row) => row.live().length > 0).length,
-			twice: doubled.filter((row) => !forgetDuring(row) && !damaged(row) && !switchDuring(row) && !heldSwitch(row)).map((row) => row.name),
+			twice: doubled.filter((row) => !forgetDuring(row) && !damaged(row) && !switchDuring(row) && !heldSwitch(row) && !killedSwitch(row)).map((row) => row.name),
+			twiceKilledSwitch: doubled.filter((row) => !forgetDuring(row) && !damaged(row) && !switchDuring(row) && !heldSwitch(row) && killedSwitch(row)).map((row) => row.name),
 			twiceForgetDuring: doubled.filter((row) => forgetDuring(row) && !damaged(row)).map((row) => row.name),
 			twiceMatchBySwitch: doubled.filter((row) => !forgetDuring(row) && !damaged(row) && switchDuring(row)).map((row) => row.name),
 			twiceHeldSwitch: doubled.filter((row) => !forgetDuring(row) && !damaged(row) && !switchDuring(row) && heldSwitch(row)).map((row) => row.name),

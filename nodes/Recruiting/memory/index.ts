@@ -149,6 +149,17 @@ export class CandidateMemory extends MemoryRows {
 	}
 
 	/**
+	 * A new row's other keys (Match By switched), before its creation is sent: claimed as kept (journal.ts `keep`, with the
+	 * next store call), so that a run matched by one of them finds the row known (or held) in any process, even when this
+	 * one is killed before its end (not when killed before that call).
+	 * Never let go, not even when the service refuses the creation: another process may count on a claim it found (a run by
+	 * the other key then refuses the row as "may already exist" until Forget Each Input Row, rather than creating it twice).
+	 */
+	reserve(keys: readonly string[]): void {
+		for (const key of keys) this.journal.keep(key, this.visit);
+	}
+
+	/**
 	 * Why this execution's memory is not saved in the workflow's static data (undefined: it is, or
 	 * it is a manual execution, which n8n never saves). The execution hint's text.
 	 */

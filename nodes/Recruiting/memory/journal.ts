@@ -1,13 +1,8 @@
 /**
- * The creation journal: n8n's deduplication store (scope 'node', mode 'entries'), written to n8n's
- * database at once, in manual executions too, shared by every process and queue-mode worker. It is
- * the one place that says which rows the node knows: a row is known while the journal holds its
- * claim (`claim:<key>`). Forget This Row removes the claim, Forget All Rows the whole list.
- * A row's life (docs/sync-memory.md): asked and contested (contest.ts), sent, created or of
- * unknown outcome (held), or left: each execution is a visit, and what the last of a row's visits
- * ends takes off the store is only what no running execution still uses. A row known without its
- * slug is explained (`explain`): sent with this content, read by another asker at this moment,
- * known (it may exist), or gone.
+ * The creation journal: n8n's deduplication store (scope 'node', mode 'entries'), written at once, in manual executions too,
+ * shared by every process and queue-mode worker: a row is known while it holds the row's claim (`claim:<key>`). A row's life
+ * (docs/sync-memory.md): asked and contested (contest.ts), sent, created or of unknown outcome (held), or left; each execution
+ * is a visit, and an end takes off only what no running execution uses. A row known without its slug is explained (`explain`).
  */
 import { Asks } from './asks';
 import type { Explained } from './marks';
@@ -29,10 +24,8 @@ export const ANSWER_MS = 30_000;
 const unused = (row: Row | undefined): boolean => row?.settled === 'mine' && !row.sent && !row.kept;
 
 /**
- * One journal per process and node memory (in the registry's `Shared`): the node's executions that
- * overlap in this process ask each row once and contest it as one, so they never refuse each other;
- * they take turns per row (registry.ts). Each execution is a visit (`begin`, `end`): an end takes off
- * the store only what no other running execution of the process still uses.
+ * One journal per process and node memory (in the registry's `Shared`): overlapping executions of the process ask each row
+ * once and contest it as one (never refusing each other), taking turns per row (registry.ts); each is a visit (`begin`, `end`).
  */
 export class Journal extends Contest {
 	/** Running executions (visits) and the rows each created or remembered: checked at its end. */
@@ -40,15 +33,11 @@ export class Journal extends Contest {
 
 	/** What asks of this process wrote only by asking: taken off again at an end (asks.ts). */
 	private readonly asks = new Asks();
-
 	/** Content marks written by this process (row key → its pair): checked with the claims at the end of a visit. */
 	private readonly contents = new Map<string, readonly string[]>();
-
 	/** Writes that go on in the background (a row's content, a confirmation): an execution's end waits for them. */
 	private readonly background = new Set<Promise<unknown>>();
-
 	private nextVisit = 1;
-
 	/** Rows forgotten in this process while executions run (`true`: all of them): an execution still running that remembers one does not claim it again. */
 	private dropped: Set<string> | true = new Set<string>();
 
@@ -124,12 +113,21 @@ export class Journal extends Contest {
 		if (row) row.unknown = true;
 	}
 
-	/** A row an execution remembered (its slug is known): its claim stays, and is checked (written when missing) at the execution's end. */
+	/**
+	 * A row an execution remembered (its slug is known): its claim stays, and is checked (written when missing) at the end. A key
+	 * not asked here (a row's other key: `keyOf` asks only the one it is matched by) is asked now, as kept (with the next call).
+	 */
 	keep(key: string, visit: number): void {
+		const ensure = this.visits.get(visit);
 		const row = this.rows.get(key);
-		if (row) row.kept = true;
+		const usable = this.available && !this.isDropped(key);
+		const asking = !row && usable ? this.standing(key, visit, true) : undefined;
+		const kept = this.rows.get(key);
+		if (kept) kept.kept = true;
 		// A row whose claim was there when asked keeps it; any other (adopted before the answer came, say) is checked at the end.
-		if (this.available && !this.isDropped(key) && row?.settled !== 'known') this.visits.get(visit)?.add(key);
+		const check = (standing?: Standing) => standing !== 'known' && ensure?.add(key);
+		if (asking) this.later(asking.then(check, () => check()));
+		else if (row && usable) check(row.settled);
 	}
 
 	private isDropped(key: string): boolean {

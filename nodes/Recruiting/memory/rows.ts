@@ -28,7 +28,7 @@ export class MemoryRows {
 	private ended = false;
 
 	/** This execution's visit of the process's journal (journal.ts `begin`). */
-	private readonly visit: number;
+	protected readonly visit: number;
 
 	private readonly pace: Pace; // this execution's rows in flight, measured into the node's pace (pace.ts), and the rows prepared ahead
 
@@ -45,7 +45,7 @@ export class MemoryRows {
 		this.pace = new Pace(shared.clock, shared.pace);
 	}
 
-	private get journal(): Journal {
+	protected get journal(): Journal {
 		return this.shared.journal;
 	}
 
@@ -60,16 +60,16 @@ export class MemoryRows {
 	}
 
 	/**
-	 * The memory key of a row (hashed with the account scope); '' when the row has no key value.
-	 * Asks the journal about the row at once, in the background (the operation prepares rows ahead
-	 * of the ones it sends), so that its answer, and a new row's claim, are ready when it is sent.
+	 * A row's memory key ('' without a key value), asked of the journal in the background (rows are prepared ahead). A key under
+	 * another identifier (`alias`: Match By switched) is asked only when the row is kept under it (journal.ts `keep`).
 	 */
 	keyOf(matchBy: MatchBy, value: unknown, alias = false): string {
 		const normalised = normaliseKey(matchBy, value);
 		if (normalised === '') return '';
 		const key = rowKey(this.scope, matchBy, normalised);
 		if (this.legacy.present && !this.legacyKeys.has(key)) this.legacyKeys.set(key, legacyRowKey(this.legacyScope, matchBy, normalised));
-		if (!alias) this.pace.prepare(key, this.holds(key));
+		if (alias) return key;
+		this.pace.prepare(key, this.holds(key));
 		this.journal.standing(key, this.visit, true).catch(() => undefined);
 		return key;
 	}

@@ -7,16 +7,19 @@
  *
  * | the row | memory | then |
  * |---|---|---|
+ * | no slug given; this process holds a creation of it under its other key (Match By switched) | nothing | refused `held` |
  * | its slug known, nothing new | (the caller remembered) | settled, with its content when all of it is known |
  * | a manual run holds it back (`heldBack`) | nothing | its output |
- * | no slug; this process holds a creation of it under its other key (Match By switched) | nothing | refused `held` |
- * | no slug | `admit` | `same`: unchanged without its slug; `create`: sent; else refused with why |
+ * | no slug | `admit` | `same`: unchanged without its slug; `create`: its other keys reserved (`reserve`), sent; else refused with why |
  * | sent and answered | (the caller remembered) | settled, with its content when all of it went through |
  * | failed, with the slug of a candidate (a record failed) | (the caller remembered) | settled without content |
- * | a creation that failed and may exist (no answer) | `unanswered` | held in this process, "may already exist" elsewhere |
- * | a creation that failed and does not exist (refused, or never sent) | `unclaim` | the next run creates it |
+ * | a creation that failed and may exist (no answer) | `unanswered` (its other keys stay reserved) | held in this process, "may already exist" elsewhere, under each key |
+ * | a creation that failed and does not exist (refused, or never sent) | `unclaim` (its other keys stay reserved) | the next run creates it |
  */
 import type { Admission, MemoryRows } from './rows';
+
+/** The memory a row's way goes through (`CandidateMemory`, index.ts). */
+type WayMemory = MemoryRows & { reserve: (keys: readonly string[]) => void };
 
 /** A row on its way: its memory key, its keys under the identifiers it is not matched by, the slug known for it, its content print. */
 export interface RowOnItsWay {
@@ -24,6 +27,8 @@ export interface RowOnItsWay {
 	aliases: readonly string[];
 	slug: string | undefined;
 	content: string;
+	/** Whether the slug was given with the row (Candidate Slug), not recalled by the memory. */
+	slugGiven: boolean;
 	/** Its slug known and nothing new to send (no profile change, no record not sent before). */
 	nothingNew: boolean;
 }
@@ -60,7 +65,10 @@ export interface WaySteps<T> {
 }
 
 /** Syncs one row through the memory (the table above). Call it in the row's turn (`inTurn`). */
-export async function throughMemory<T>(memory: MemoryRows, row: RowOnItsWay, steps: WaySteps<T>): Promise<T> {
+export async function throughMemory<T>(memory: WayMemory, row: RowOnItsWay, steps: WaySteps<T>): Promise<T> {
+	// A creation of this row under its other key (Match By switched) got no answer in this process: held under this key too,
+	// whatever slug the memory has under this key (another candidate sharing the phone, or one forgotten by hand).
+	if (!row.slugGiven && row.aliases.some((alias) => memory.held(alias, true))) throw steps.refused('held');
 	if (row.slug !== undefined && row.nothingNew) {
 		const { output, clean } = steps.unchanged();
 		memory.settled([row.key], clean ? row.content : undefined, false);
@@ -69,17 +77,17 @@ export async function throughMemory<T>(memory: MemoryRows, row: RowOnItsWay, ste
 	const heldBack = steps.heldBack?.();
 	if (heldBack !== undefined) return heldBack;
 	if (row.slug === undefined) {
-		// A creation of this row under its other key (Match By switched) got no answer in this process: held under this key too.
-		if (row.aliases.some((alias) => memory.held(alias, true))) throw steps.refused('held');
 		const admitted = await memory.admit(row.key, row.content);
 		if (admitted === 'same') return steps.same();
 		if (admitted !== 'create') throw steps.refused(admitted);
+		memory.reserve(row.aliases);
 	}
 	const sent = await steps.send().catch(async (error: unknown) => {
 		const failure = steps.failed(error);
 		if (failure.slugGiven) memory.settled([row.key], undefined, true);
+		// Its other keys stay reserved: held in every process, as the row is under its key.
 		else if (row.slug === undefined && failure.mayExist) memory.unanswered(row.key);
-		// Refused before anything was created: the row may be created in a later run.
+		// Refused before anything was created: the row may be created in a later run (its other keys stay reserved: `reserve`).
 		else if (row.slug === undefined) await memory.unclaim(row.key);
 		throw failure.error;
 	});
@@ -89,12 +97,14 @@ export async function throughMemory<T>(memory: MemoryRows, row: RowOnItsWay, ste
 
 /**
  * Forget Each Input Row's memory part: the row's key, and the same candidate kept under its other
- * e-mail or phone (for a switch of Match By), or, for a held row (no slug), its creation held under
- * the other key. True when the memory knew the row under any of them.
+ * e-mail or phone (for a switch of Match By), or, for a row this process holds (no slug), its other
+ * keys. True when the memory knew the row under any of them.
  */
 export async function forgetWithTwins(memory: MemoryRows, key: string, aliases: readonly string[]): Promise<{ slug: string | undefined; known: boolean }> {
 	const slug = memory.recall(key)?.s;
-	const twins = aliases.filter((alias) => (slug ? memory.recall(alias)?.s === slug : memory.held(alias, true)));
+	// A held row's creation reserved its other keys (held here under this key), or was sent under the other key.
+	const held = memory.held(key, true);
+	const twins = aliases.filter((alias) => (slug ? memory.recall(alias)?.s === slug : held || memory.held(alias, true)));
 	let known = await memory.forget(key);
 	for (const alias of twins) known = (await memory.forget(alias)) || known;
 	return { slug, known };

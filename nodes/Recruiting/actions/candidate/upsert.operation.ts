@@ -104,7 +104,7 @@ async function createOrUpdate(
 	const slug = input.givenSlug || known?.s;
 	const plan = planFor(input, known, written, itemParameter(context, 'options.resendUnknownRecords', itemIndex, false) === true);
 	const keys = [key, ...aliases];
-	const row = { key, aliases, slug, content: contentOf(input, plan.profile), nothingNew: !plan.sendProfile && plan.records.length === 0 };
+	const row = { key, aliases, slug, content: contentOf(input, plan.profile), slugGiven: Boolean(input.givenSlug), nothingNew: !plan.sendProfile && plan.records.length === 0 };
 	return await throughMemory<IDataObject>(memory, row, {
 		unchanged: () => {
 			const result = unchangedResult(slug!, plan.unchanged);
