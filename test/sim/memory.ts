@@ -259,9 +259,9 @@ export interface Outcome {
 	 */
 	twiceHeldSwitch: string[];
 	/**
-	 * The same, where the first creation came from a process killed right after it sent it, before the claims of the
-	 * row's other keys (reserved before the send, written with its next store call) reached n8n's store, and the second
-	 * was matched by the other identifier.
+	 * The same, where the first creation came from a process killed after it sent it, before the claims of the row's other
+	 * keys (asked once its answer, or no answer, came: with the next store call) reached n8n's store, and the second was
+	 * matched by the other identifier.
 	 */
 	twiceKilledSwitch: string[];
 	/** The same, where a store write slower than every wait dropped the row's entries (the timing assumption broken). */

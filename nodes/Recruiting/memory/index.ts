@@ -136,6 +136,7 @@ export class CandidateMemory extends MemoryRows {
 		for (const [key, learned] of peeked?.learned ?? []) shared.learned.set(key, learned);
 		for (const [key, saved] of peeked?.forgotten ?? []) shared.forgotten.set(key, saved);
 		for (const key of peeked?.unanswered ?? []) shared.unanswered.add(key);
+		for (const key of peeked?.unansweredOther ?? []) shared.unansweredOther.add(key);
 		const store = new NodeStore(copy(context.getWorkflowStaticData('global')), nodeId, false);
 		const legacy = new LegacyStore(copy(nodeId === node.id ? context.getWorkflowStaticData('node') : {}), false);
 		const notebook = nodeId === node.id ? copy((context.getContext('node')[NOTEBOOK] ?? {}) as Record<string, Remembered>) : {};
@@ -149,14 +150,28 @@ export class CandidateMemory extends MemoryRows {
 	}
 
 	/**
-	 * A new row's other keys (Match By switched), before its creation is sent: claimed as kept (journal.ts `keep`, with the
-	 * next store call), so that a run matched by one of them finds the row known (or held) in any process, even when this
-	 * one is killed before its end (not when killed before that call).
-	 * Never let go, not even when the service refuses the creation: another process may count on a claim it found (a run by
-	 * the other key then refuses the row as "may already exist" until Forget Each Input Row, rather than creating it twice).
+	 * A new row's creation went out without an answer: its other keys (Match By switched) hold it too. A run of this process
+	 * matched by one of them refuses it as held, whatever this memory kept there (another candidate sharing the phone, one
+	 * forgotten by hand: dropped here); their claims are kept (journal.ts `keep`), so that any other process, and this one
+	 * after a restart, refuses it as "may already exist".
 	 */
-	reserve(keys: readonly string[]): void {
-		for (const key of keys) this.journal.keep(key, this.visit);
+	holdUnder(keys: readonly string[]): void {
+		for (const key of keys) {
+			this.shared.sentUnanswered(key, true);
+			if (this.store.raw(key) !== undefined || this.shared.learned.has(key) || this.notebook[key] !== undefined) {
+				delete this.notebook[key];
+				this.own.delete(key);
+				this.shared.learned.delete(key);
+				this.shared.forgotten.set(key, this.store.raw(key));
+				this.store.forget(key);
+			}
+			this.journal.keep(key, this.visit);
+		}
+	}
+
+	/** Whether this process holds a creation of a row under this, its other key (`holdUnder`). */
+	heldUnderOther(key: string): boolean {
+		return this.shared.unansweredOther.has(key);
 	}
 
 	/**

@@ -44,6 +44,9 @@ export class Shared {
 	/** Rows whose creation an execution of this process sent without an answer, and whose slug it has not learned since: none of their records went out from here. */
 	readonly unanswered = new Set<string>();
 
+	/** The other keys (Match By switched) of those rows: a run matched by one of them refuses the row as held, whatever it recalls there. */
+	readonly unansweredOther = new Set<string>();
+
 	/** The work running per row key: the next in line waits for it. */
 	readonly turns = new Map<string, Promise<unknown>>();
 
@@ -66,6 +69,7 @@ export class Shared {
 
 	learn(key: string, entry: Learned): void {
 		this.unanswered.delete(key);
+		this.unansweredOther.delete(key);
 		this.learned.delete(key);
 		this.learned.set(key, { ...entry, seq: ++this.learnings });
 		if (this.learned.size > MAX_ENTRIES) {
@@ -85,6 +89,7 @@ export class Shared {
 	/** A row forgotten by Forget Each Input Row or Forget All Rows (see `forgotten`). */
 	forgotByUser(key: string, saved: string | undefined): void {
 		this.unanswered.delete(key);
+		this.unansweredOther.delete(key);
 		this.learned.delete(key);
 		this.forgotten.delete(key);
 		this.forgotten.set(key, saved);
@@ -97,12 +102,14 @@ export class Shared {
 	reset(): void {
 		this.learned.clear();
 		this.unanswered.clear();
+		this.unansweredOther.clear();
 	}
 
 	/** A creation sent without an answer (see `unanswered`); the oldest go past `MAX_ENTRIES`. */
-	sentUnanswered(key: string): void {
-		this.unanswered.add(key);
-		if (this.unanswered.size > MAX_ENTRIES) this.unanswered.delete(this.unanswered.values().next().value as string);
+	sentUnanswered(key: string, other = false): void {
+		const keys = other ? this.unansweredOther : this.unanswered;
+		keys.add(key);
+		if (keys.size > MAX_ENTRIES) keys.delete(keys.values().next().value as string);
 	}
 
 	/** Runs `work` for a row key after the work for that key already in line (in any execution of this process). */

@@ -7,19 +7,19 @@
  *
  * | the row | memory | then |
  * |---|---|---|
- * | no slug given; this process holds a creation of it under its other key (Match By switched) | nothing | refused `held` |
+ * | no slug given; this process holds a creation of it under its other key (Match By switched: `heldUnderOther`) | nothing | refused `held` |
  * | its slug known, nothing new | (the caller remembered) | settled, with its content when all of it is known |
  * | a manual run holds it back (`heldBack`) | nothing | its output |
- * | no slug | `admit` | `same`: unchanged without its slug; `create`: its other keys reserved (`reserve`), sent; else refused with why |
+ * | no slug | `admit` | `same`: unchanged without its slug; `create`: sent; else refused with why |
  * | sent and answered | (the caller remembered) | settled, with its content when all of it went through |
  * | failed, with the slug of a candidate (a record failed) | (the caller remembered) | settled without content |
- * | a creation that failed and may exist (no answer) | `unanswered` (its other keys stay reserved) | held in this process, "may already exist" elsewhere, under each key |
- * | a creation that failed and does not exist (refused, or never sent) | `unclaim` (its other keys stay reserved) | the next run creates it |
+ * | a creation that failed and may exist (no answer) | `unanswered`, `holdUnder` its other keys | held in this process, "may already exist" elsewhere, under each of its keys |
+ * | a creation that failed and does not exist (refused, or never sent) | `unclaim` | the next run creates it |
  */
 import type { Admission, MemoryRows } from './rows';
 
 /** The memory a row's way goes through (`CandidateMemory`, index.ts). */
-type WayMemory = MemoryRows & { reserve: (keys: readonly string[]) => void };
+type WayMemory = MemoryRows & { holdUnder: (keys: readonly string[]) => void; heldUnderOther: (key: string) => boolean };
 
 /** A row on its way: its memory key, its keys under the identifiers it is not matched by, the slug known for it, its content print. */
 export interface RowOnItsWay {
@@ -66,9 +66,8 @@ export interface WaySteps<T> {
 
 /** Syncs one row through the memory (the table above). Call it in the row's turn (`inTurn`). */
 export async function throughMemory<T>(memory: WayMemory, row: RowOnItsWay, steps: WaySteps<T>): Promise<T> {
-	// A creation of this row under its other key (Match By switched) got no answer in this process: held under this key too,
-	// whatever slug the memory has under this key (another candidate sharing the phone, or one forgotten by hand).
-	if (!row.slugGiven && row.aliases.some((alias) => memory.held(alias, true))) throw steps.refused('held');
+	// A creation of this row under its other key (Match By switched) got no answer in this process: held under this key too.
+	if (!row.slugGiven && memory.heldUnderOther(row.key)) throw steps.refused('held');
 	if (row.slug !== undefined && row.nothingNew) {
 		const { output, clean } = steps.unchanged();
 		memory.settled([row.key], clean ? row.content : undefined, false);
@@ -80,14 +79,15 @@ export async function throughMemory<T>(memory: WayMemory, row: RowOnItsWay, step
 		const admitted = await memory.admit(row.key, row.content);
 		if (admitted === 'same') return steps.same();
 		if (admitted !== 'create') throw steps.refused(admitted);
-		memory.reserve(row.aliases);
 	}
 	const sent = await steps.send().catch(async (error: unknown) => {
 		const failure = steps.failed(error);
 		if (failure.slugGiven) memory.settled([row.key], undefined, true);
-		// Its other keys stay reserved: held in every process, as the row is under its key.
-		else if (row.slug === undefined && failure.mayExist) memory.unanswered(row.key);
-		// Refused before anything was created: the row may be created in a later run (its other keys stay reserved: `reserve`).
+		else if (row.slug === undefined && failure.mayExist) {
+			memory.unanswered(row.key);
+			memory.holdUnder(row.aliases);
+		}
+		// Refused before anything was created: the row may be created in a later run.
 		else if (row.slug === undefined) await memory.unclaim(row.key);
 		throw failure.error;
 	});
@@ -97,14 +97,19 @@ export async function throughMemory<T>(memory: WayMemory, row: RowOnItsWay, step
 
 /**
  * Forget Each Input Row's memory part: the row's key, and the same candidate kept under its other
- * e-mail or phone (for a switch of Match By), or, for a row this process holds (no slug), its other
- * keys. True when the memory knew the row under any of them.
+ * e-mail or phone (for a switch of Match By); without a slug, its other keys but one where this
+ * memory knows another candidate. True when the memory knew the row under any of them.
  */
 export async function forgetWithTwins(memory: MemoryRows, key: string, aliases: readonly string[]): Promise<{ slug: string | undefined; known: boolean }> {
 	const slug = memory.recall(key)?.s;
-	// A held row's creation reserved its other keys (held here under this key), or was sent under the other key.
+	// Without a slug here: a row held here under this key holds its other keys too (`holdUnder`), or it was held under the other
+	// key; an other key under which this memory knows no candidate goes too (a held row's claim there, after a restart). One
+	// under which it knows another candidate (sharing the phone) stays.
 	const held = memory.held(key, true);
-	const twins = aliases.filter((alias) => (slug ? memory.recall(alias)?.s === slug : held || memory.held(alias, true)));
+	const twins = aliases.filter((alias) => {
+		const there = memory.recall(alias)?.s;
+		return slug ? there === slug : held || memory.held(alias, true) || there === undefined;
+	});
 	let known = await memory.forget(key);
 	for (const alias of twins) known = (await memory.forget(alias)) || known;
 	return { slug, known };
