@@ -151,22 +151,20 @@ export class CandidateMemory extends MemoryRows {
 
 	/**
 	 * A new row's creation went out without an answer: its other keys (Match By switched) hold it too. A run of this process
-	 * matched by one of them refuses it as held, whatever this memory kept there (another candidate sharing the phone, one
-	 * forgotten by hand: dropped here); their claims are kept (journal.ts `keep`), so that any other process, and this one
+	 * matched by one of them refuses it as held, and takes no candidate this memory kept there (another person sharing the
+	 * phone, one forgotten by hand) for it; their claims are kept (journal.ts `keep`), so that any other process, and this one
 	 * after a restart, refuses it as "may already exist".
 	 */
 	holdUnder(keys: readonly string[]): void {
 		for (const key of keys) {
 			this.shared.sentUnanswered(key, true);
-			if (this.store.raw(key) !== undefined || this.shared.learned.has(key) || this.notebook[key] !== undefined) {
-				delete this.notebook[key];
-				this.own.delete(key);
-				this.shared.learned.delete(key);
-				this.shared.forgotten.set(key, this.store.raw(key));
-				this.store.forget(key);
-			}
 			this.journal.keep(key, this.visit);
 		}
+	}
+
+	/** The row held under this, its other key, was adopted or forgotten: the key is no longer held for it. */
+	letGoOther(key: string): void {
+		this.shared.unansweredOther.delete(key);
 	}
 
 	/** Whether this process holds a creation of a row under this, its other key (`holdUnder`). */

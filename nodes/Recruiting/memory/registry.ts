@@ -69,7 +69,6 @@ export class Shared {
 
 	learn(key: string, entry: Learned): void {
 		this.unanswered.delete(key);
-		this.unansweredOther.delete(key);
 		this.learned.delete(key);
 		this.learned.set(key, { ...entry, seq: ++this.learnings });
 		if (this.learned.size > MAX_ENTRIES) {

@@ -23,7 +23,7 @@ export class MemoryRows {
 	private readonly legacyKeys = new Map<string, string>();
 
 	/** Rows this execution remembered (their entries count whatever the journal answered before). */
-	protected readonly own = new Set<string>();
+	private readonly own = new Set<string>();
 
 	private ended = false;
 
@@ -39,7 +39,7 @@ export class MemoryRows {
 		private readonly scope: string,
 		private readonly legacyScope: string,
 		private readonly rowStateScope: string,
-		protected readonly notebook: Record<string, Remembered>,
+		private readonly notebook: Record<string, Remembered>,
 	) {
 		this.visit = shared.journal.begin();
 		this.pace = new Pace(shared.clock, shared.pace);

@@ -7,10 +7,11 @@
  *
  * | the row | memory | then |
  * |---|---|---|
- * | no slug given; this process holds a creation of it under its other key (Match By switched: `heldUnderOther`) | nothing | refused `held` |
+ * | a recalled slug under a key this process holds another row's creation under (Match By switched: `heldUnderOther`) | nothing | refused `held` |
  * | its slug known, nothing new | (the caller remembered) | settled, with its content when all of it is known |
  * | a manual run holds it back (`heldBack`) | nothing | its output |
- * | no slug | `admit` | `same`: unchanged without its slug; `create`: sent; else refused with why |
+ * | no slug; this process holds its creation under its other key | nothing | refused `held` |
+ * | no slug | `admit` | `same`: unchanged without its slug; `create`: sent; else refused with why (`held` under its other key) |
  * | sent and answered | (the caller remembered) | settled, with its content when all of it went through |
  * | failed, with the slug of a candidate (a record failed) | (the caller remembered) | settled without content |
  * | a creation that failed and may exist (no answer) | `unanswered`, `holdUnder` its other keys | held in this process, "may already exist" elsewhere, under each of its keys |
@@ -19,7 +20,7 @@
 import type { Admission, MemoryRows } from './rows';
 
 /** The memory a row's way goes through (`CandidateMemory`, index.ts). */
-type WayMemory = MemoryRows & { holdUnder: (keys: readonly string[]) => void; heldUnderOther: (key: string) => boolean };
+type WayMemory = MemoryRows & { holdUnder: (keys: readonly string[]) => void; heldUnderOther: (key: string) => boolean; letGoOther: (key: string) => void };
 
 /** A row on its way: its memory key, its keys under the identifiers it is not matched by, the slug known for it, its content print. */
 export interface RowOnItsWay {
@@ -66,8 +67,9 @@ export interface WaySteps<T> {
 
 /** Syncs one row through the memory (the table above). Call it in the row's turn (`inTurn`). */
 export async function throughMemory<T>(memory: WayMemory, row: RowOnItsWay, steps: WaySteps<T>): Promise<T> {
-	// A creation of this row under its other key (Match By switched) got no answer in this process: held under this key too.
-	if (!row.slugGiven && memory.heldUnderOther(row.key)) throw steps.refused('held');
+	// A creation of a row with this key as its other key (Match By switched) got no answer in this process: what the memory
+	// recalls under this key is not taken as its candidate (another person sharing the phone, one forgotten by hand).
+	if (!row.slugGiven && row.slug !== undefined && memory.heldUnderOther(row.key)) throw steps.refused('held');
 	if (row.slug !== undefined && row.nothingNew) {
 		const { output, clean } = steps.unchanged();
 		memory.settled([row.key], clean ? row.content : undefined, false);
@@ -76,9 +78,12 @@ export async function throughMemory<T>(memory: WayMemory, row: RowOnItsWay, step
 	const heldBack = steps.heldBack?.();
 	if (heldBack !== undefined) return heldBack;
 	if (row.slug === undefined) {
+		// A creation of this row under its other key got no answer in this process: held under this key too.
+		if (row.aliases.some((alias) => memory.held(alias, true))) throw steps.refused('held');
 		const admitted = await memory.admit(row.key, row.content);
 		if (admitted === 'same') return steps.same();
-		if (admitted !== 'create') throw steps.refused(admitted);
+		// Held under this, its other key, unless the claim there went (forgotten meanwhile, in any process: `create`).
+		if (admitted !== 'create') throw steps.refused(memory.heldUnderOther(row.key) ? 'held' : admitted);
 	}
 	const sent = await steps.send().catch(async (error: unknown) => {
 		const failure = steps.failed(error);
@@ -97,18 +102,18 @@ export async function throughMemory<T>(memory: WayMemory, row: RowOnItsWay, step
 
 /**
  * Forget Each Input Row's memory part: the row's key, and the same candidate kept under its other
- * e-mail or phone (for a switch of Match By); without a slug, its other keys but one where this
- * memory knows another candidate. True when the memory knew the row under any of them.
+ * e-mail or phone (for a switch of Match By); without a slug, the other keys of a row this process
+ * holds, but one where it knows another candidate. True when the memory knew the row under any of them.
  */
-export async function forgetWithTwins(memory: MemoryRows, key: string, aliases: readonly string[]): Promise<{ slug: string | undefined; known: boolean }> {
+export async function forgetWithTwins(memory: WayMemory, key: string, aliases: readonly string[]): Promise<{ slug: string | undefined; known: boolean }> {
 	const slug = memory.recall(key)?.s;
 	// Without a slug here: a row held here under this key holds its other keys too (`holdUnder`), or it was held under the other
-	// key; an other key under which this memory knows no candidate goes too (a held row's claim there, after a restart). One
-	// under which it knows another candidate (sharing the phone) stays.
+	// key; those go, but one under which this memory knows another candidate (sharing the phone), whose hold alone goes.
 	const held = memory.held(key, true);
 	const twins = aliases.filter((alias) => {
 		const there = memory.recall(alias)?.s;
-		return slug ? there === slug : held || memory.held(alias, true) || there === undefined;
+		if (!slug && held && there !== undefined) memory.letGoOther(alias);
+		return slug ? there === slug : (held || memory.held(alias, true)) && there === undefined;
 	});
 	let known = await memory.forget(key);
 	for (const alias of twins) known = (await memory.forget(alias)) || known;

@@ -99,7 +99,7 @@ export async function adoptRow(context: IExecuteFunctions, itemIndex: number, ru
 		const marked = present.length;
 		entry = { p: known.p, r: [...new Set([...(known.r ?? []).filter((print) => !unknown.has(print)), ...present.map((record) => recordPrint(record.kind.type, record.body!))])] };
 		records = marked > 0 ? `${marked} ${marked === 1 ? 'record' : 'records'} of unknown outcome marked as added` : 'this node already knew it as this candidate, what it knew was sent is kept';
-	} else if (memory.held(row.key, true)) {
+	} else if (memory.held(row.key, true) || memory.heldUnderOther(row.key) || row.aliases.some((alias) => memory.held(alias, true))) {
 		// This process sent the row's creation without an answer: if that made this candidate, none of its records went out; if the
 		// candidate came from elsewhere, it may hold them. Neither is known: its records are of unknown outcome (each way out is the user's).
 		entry = { r: [...new Set(valid.map((record) => unknownPrint(record.kind.type, record.body!)))] };
@@ -113,7 +113,10 @@ export async function adoptRow(context: IExecuteFunctions, itemIndex: number, ru
 		entry = { r: [...new Set(prints)] };
 		records = `${valid.length} ${valid.length === 1 ? 'record' : 'records'} of the row taken as added, its profile sent by the next run`;
 	}
-	for (const key of [row.key, ...row.aliases]) memory.remember(key, { s: slug, ...entry });
+	for (const key of [row.key, ...row.aliases]) {
+		memory.remember(key, { s: slug, ...entry });
+		memory.letGoOther(key);
+	}
 	if (!given && known?.s !== slug && entry.p !== undefined) memory.settled([row.key], contentOf(input, profile), false);
 	return {
 		action: 'adopted',
