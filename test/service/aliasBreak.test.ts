@@ -11,26 +11,16 @@
  * created twice; a row never created is not refused once the executions that worked on it ended (unless the docs say why and
  * name a way out); each message true; a Dry Run plans what the real run then does, but for what its `notChecked` says.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { forgetProcessMemory } from '../../nodes/Recruiting/memory/registry';
 import { Harness } from '../helpers/harness';
+import { adoptBy, BY_EMAIL, BY_PHONE, CANDIDATE, dry, FIELDS, forgetBy, withOptions } from '../helpers/matchBy';
 import { ALICE, emailCredential, useSandbox } from '../helpers/sandbox';
 import { MAY_EXIST, creationEmails, syncRun, until } from '../helpers/upsert';
 import type { SyncRun } from '../helpers/upsert';
 
 const sandbox = useSandbox();
-const CANDIDATE = '/gin/v1/company/candidate';
-const OPTIONS = { retryDelayMs: 1, concurrency: 4 };
-const FIELDS: INodeParameters = { firstName: '={{ $json.first }}', city: '={{ $json.city }}' };
-
-const BY_EMAIL: INodeParameters = { phone: '={{ $json.phone }}', options: OPTIONS };
-const BY_PHONE: INodeParameters = { matchBy: 'phone', phone: '={{ $json.phone }}', email: '={{ $json.email }}', options: OPTIONS };
-
-const withOptions = (by: INodeParameters, options: IDataObject): INodeParameters => ({ ...by, options: { ...OPTIONS, ...options } });
-const dry = (by: INodeParameters): INodeParameters => withOptions(by, { dryRun: true });
-const forgetBy = (by: INodeParameters): INodeParameters => ({ ...by, memoryAction: 'forget', confirmForget: true, options: { ...OPTIONS, concurrency: 1 } });
-const adoptBy = (by: INodeParameters): INodeParameters => ({ ...by, memoryAction: 'adopt', candidateSlug: '={{ $json.slug }}' });
 
 beforeEach(() => {
 	forgetProcessMemory();

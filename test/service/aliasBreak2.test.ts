@@ -21,22 +21,11 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { forgetProcessMemory, processRegistry } from '../../nodes/Recruiting/memory/registry';
 import { Harness } from '../helpers/harness';
+import { adoptBy, BY_EMAIL, BY_KEY, BY_PHONE, CANDIDATE, dry, FIELDS, forgetBy, OPTIONS, withOptions } from '../helpers/matchBy';
 import { ALICE, emailCredential, useSandbox, writesSince } from '../helpers/sandbox';
 import { MAY_EXIST, creationEmails, upsertParameters } from '../helpers/upsert';
 
 const sandbox = useSandbox();
-const CANDIDATE = '/gin/v1/company/candidate';
-const OPTIONS = { retryDelayMs: 1, concurrency: 4 };
-const FIELDS: INodeParameters = { firstName: '={{ $json.first }}', city: '={{ $json.city }}' };
-
-const BY_EMAIL: INodeParameters = { phone: '={{ $json.phone }}', options: OPTIONS };
-const BY_PHONE: INodeParameters = { matchBy: 'phone', phone: '={{ $json.phone }}', email: '={{ $json.email }}', options: OPTIONS };
-const BY_KEY: INodeParameters = { matchBy: 'key', matchKey: '={{ $json.id }}', phone: '={{ $json.phone }}', email: '={{ $json.email }}', options: OPTIONS };
-
-const withOptions = (by: INodeParameters, options: IDataObject): INodeParameters => ({ ...by, options: { ...OPTIONS, ...options } });
-const dry = (by: INodeParameters): INodeParameters => withOptions(by, { dryRun: true });
-const forgetBy = (by: INodeParameters): INodeParameters => ({ ...by, memoryAction: 'forget', confirmForget: true, options: { ...OPTIONS, concurrency: 1 } });
-const adoptBy = (by: INodeParameters): INodeParameters => ({ ...by, memoryAction: 'adopt', candidateSlug: '={{ $json.slug }}' });
 
 /** The creation is stored by the service, its answer lost (the connection drops after the work). */
 const STORED_NO_ANSWER = { paths: [CANDIDATE], afterWorkDropRate: 1, seed: 1 };

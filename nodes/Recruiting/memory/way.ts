@@ -110,11 +110,12 @@ export async function forgetWithTwins(memory: WayMemory, key: string, aliases: r
 	// Without a slug here: a row held here under this key holds its other keys too (`holdUnder`), or it was held under the other
 	// key; those go, but one under which this memory knows another candidate (sharing the phone), whose hold alone goes.
 	const held = memory.held(key, true);
-	const twins = aliases.filter((alias) => {
+	const twins: string[] = [];
+	for (const alias of aliases) {
 		const there = memory.recall(alias)?.s;
-		if (!slug && held && there !== undefined) memory.letGoOther(alias);
-		return slug ? there === slug : (held || memory.held(alias, true)) && there === undefined;
-	});
+		if (slug ? there === slug : (held || memory.held(alias, true)) && there === undefined) twins.push(alias);
+		else if (!slug && held) memory.letGoOther(alias);
+	}
 	let known = await memory.forget(key);
 	for (const alias of twins) known = (await memory.forget(alias)) || known;
 	return { slug, known };
