@@ -6,7 +6,10 @@
  * each row through the sequence of memory calls that `createOrUpdate`
  * (actions/candidate/upsert.operation.ts) makes: `keyOf` when the row is prepared (up to `ahead`
  * rows before the ones sent), `inTurn`, `recall`, `admit` when no slug is known, the request,
- * then `remember`/`settled`, `unanswered` or `unclaim`; `repair` at the end.
+ * then `remember`/`settled`, `unanswered` or `unclaim`; `repair` at the end. Before the final run
+ * and every third sync execution, a dry run in the same process (the node's read-only door,
+ * `CandidateMemory.readOnlyIn`, each row through `throughMemory` with nothing sent) plans each row;
+ * the plan is compared with what the execution does.
  *
  * What n8n gives an execution is modelled as n8n 2.41 does it (docs/sync-memory.md): the
  * workflow's static data (a copy of the saved one; saved at the end of an execution that is not
@@ -109,6 +112,8 @@ interface Exec {
 	stopped: boolean;
 	/** What a Stop does to the creations in flight (they lose their answer). */
 	stopAt: Array<() => void>;
+	/** When each row was decided (a sync execution), for the comparison with a dry run made right before it. */
+	decided: Map<RowLog, number>;
 }
 
 interface Send {
@@ -134,6 +139,29 @@ export interface Wrong {
 	property: 2 | 3;
 	note: string;
 }
+
+/** A row whose dry run planned other than what the execution after it did. */
+export interface PlanDiff {
+	row: string;
+	exec: string;
+	planned: string;
+	did: string;
+}
+
+/**
+ * What a dry run's plan allows the real run to do. The plan cannot read n8n's store (asking writes there), and says so
+ * (upsert/dryRun.ts `NOT_CHECKED`): where it plans a creation, the real run may find there that the row was sent before
+ * with this content (`same`: nothing sent) or refuse it for what the store holds (`known`: it may already exist, `busy`:
+ * another execution is deciding it, `unsure`: this process's calls were too slow); where it plans a refusal, the real
+ * run may find it sent with this content (`same`). Nothing else: the real run never sends what the plan does not plan, and
+ * sends everything it plans but what the store stops.
+ */
+const STORE_STOPS = ['same', 'known', 'busy', 'unsure'];
+const REFUSALS = ['held', 'known', 'busy', 'unsure'];
+const PLAN_ALLOWS: Record<string, string[]> = { created: ['created', ...STORE_STOPS], updated: ['updated'], unchanged: ['unchanged'], ...Object.fromEntries(REFUSALS.map((why) => [why, [...REFUSALS, 'same']])) };
+
+/** What the service or an interruption decided, not the memory (the plan cannot know it): not compared. */
+const NOT_THE_MEMORY = ['refused by the service', 'unknown', 'cancelled', 'update failed', 'failed'];
 
 /** Everything that happened to one row (for the checks and a failing seed's report). */
 class RowLog {
@@ -268,6 +296,12 @@ export interface Outcome {
 	twiceSlowWrite: string[];
 	/** Refusals that broke property 2 or 3. */
 	wrong: Wrong[];
+	/** Rows a dry run planned right before an execution of the same process, compared with what that execution did (nothing else worked on them between). */
+	planCompared: number;
+	/** Those the plan got wrong (property 4), with why. */
+	planDiffers: PlanDiff[];
+	/** Those met with what only n8n's store holds, which the plan says it cannot read (allowed), by plan → deed. */
+	planStoreStops: Record<string, number>;
 	/** Refusals by reason (all, true or not). */
 	refusals: Record<string, number>;
 	/** Rows that end without a candidate, refused for a true reason (a creation of unknown outcome, or a claim of a killed process). */
@@ -526,7 +560,89 @@ export class Simulation {
 				return error.refusal ?? error.outcome!;
 			});
 			outcomes.set(row, outcome);
+			exec.decided.set(row, this.now());
 		});
+	}
+
+	/**
+	 * A dry run in the execution's process right before it (upsert/dryRun.ts's memory: `CandidateMemory.readOnly`, here
+	 * through the simulated process's registry), each row through `throughMemory` with the dry run's steps: nothing is
+	 * sent, a creation is planned. What each row's plan is.
+	 */
+	private async plan(exec: Exec, rows: RowLog[]): Promise<Map<RowLog, string>> {
+		const memory = CandidateMemory.readOnlyIn(exec.proc.registry, CREDENTIALS, this.hostOf(exec.proc).host);
+		const plans = new Map<RowLog, string>();
+		for (const row of rows) {
+			const { key, aliases } = this.keysOf(memory, exec.matchBy, row);
+			const content = `${row.name}@v${row.version}`;
+			const known = memory.recall(key);
+			const slug = known?.s;
+			const remember = (given: string, p: string) => {
+				for (const one of [key, ...aliases]) memory.remember(one, { s: given, p, r: [] });
+			};
+			const planned = await throughMemory<string>(
+				memory,
+				{ key, aliases, slug, content, slugGiven: false, nothingNew: known?.p === content },
+				{
+					unchanged: () => {
+						remember(slug!, known!.p!);
+						return { output: 'unchanged', clean: true };
+					},
+					same: () => 'same',
+					refused: (why) => Object.assign(new Error(why), { refusal: why }),
+					send: async () => {
+						remember(slug ?? '(new)', content);
+						return { output: slug === undefined ? 'created' : 'updated', clean: true };
+					},
+					failed: (error) => ({ error: error instanceof Error ? error : new Error(String(error)), slugGiven: false, mayExist: false }),
+				},
+			).catch((error: Error & { refusal?: string }) => error.refusal ?? `failed: ${error.message}`);
+			plans.set(row, planned);
+		}
+		return plans;
+	}
+
+	/** Property 4: each row the dry run planned, against what the execution right after it did, where nothing else worked on the row between. */
+	private comparePlan(exec: Exec, planAt: number, plans: Map<RowLog, string>, outcomes: Map<RowLog, string>): void {
+		const until = (other: Exec) => other.end ?? other.died ?? Infinity;
+		for (const [row, planned] of plans) {
+			const did = outcomes.get(row);
+			const at = exec.decided.get(row);
+			if (did === undefined || at === undefined || NOT_THE_MEMORY.includes(did)) continue;
+			if ([...row.touches].some((other) => other !== exec && other.start <= at && until(other) >= planAt)) continue;
+			if (row.sends.some((send) => (send.storedAt ?? send.at) >= planAt && send.at <= at)) continue;
+			this.planCompared += 1;
+			// A creation this process sent without an answer (since it last forgot the row) is known here, not only in the store: planned as held.
+			const forgotHere = Math.max(-Infinity, ...row.forgets.filter((forget) => forget.by?.proc === exec.proc).map((forget) => forget.at));
+			const heldHere = row.sends.some((send) => send.exec.proc === exec.proc && (send.fate === 'unknown' || send.fate === 'aborted') && send.at >= forgotHere);
+			const agrees = (PLAN_ALLOWS[planned] ?? [planned]).includes(did) && !(heldHere && planned === 'created');
+			if (agrees && did !== planned) this.planStoreStops[`${planned} → ${did}`] = (this.planStoreStops[`${planned} → ${did}`] ?? 0) + 1;
+			if (agrees) continue;
+			this.planDiffers.push({ row: row.name, exec: exec.id, planned, did });
+			this.note(row, `${exec.id}: its dry run planned ${planned}, the run did ${did}`);
+		}
+	}
+
+	planCompared = 0;
+
+	/** Rows whose plan the real run met with what only n8n's store holds (allowed), by plan → deed. */
+	readonly planStoreStops: Record<string, number> = {};
+
+	readonly planDiffers: PlanDiff[] = [];
+
+	/** The keys a row is matched by in an execution: as upsert.operation.ts, the key of its Match By, then its other identifier's (aliasKeys). */
+	private keysOf(memory: CandidateMemory, matchBy: MatchBy, row: RowLog): { key: string; aliases: string[] } {
+		if (matchBy === 'key') return { key: memory.keyOf('key', row.name), aliases: [] };
+		const other = matchBy === 'email' ? 'phone' : 'email';
+		return { key: memory.keyOf(matchBy, identifierOf(row.name, matchBy)), aliases: [memory.keyOf(other, identifierOf(row.name, other), true)] };
+	}
+
+	/** What n8n gives an execution of the process: a main process loads the saved static data, a queue worker none. */
+	private hostOf(proc: SimProcess): { host: MemoryHost; staticData: IDataObject; loaded: string; writable: boolean } {
+		const writable = proc.kind === 'main';
+		const staticData = writable ? (JSON.parse(JSON.stringify(this.saved)) as IDataObject) : {};
+		const host: MemoryHost = { workflowId: WORKFLOW_ID, nodeId: NODE_ID, credentialId: CREDENTIAL_ID, staticData, nodeStaticData: {}, nodeContext: {}, helpers: proc.helpers, writable };
+		return { host, staticData, loaded: JSON.stringify(staticData), writable };
 	}
 
 	private nextId = 0;
@@ -549,10 +665,13 @@ export class Simulation {
 	/** One execution: opens the memory, runs its rows (prepared ahead, `concurrency` at a time), then its end. */
 	async execution(proc: SimProcess, kind: Exec['kind'], rows: RowLog[], options: { stopAfter?: number; manual?: boolean; concurrency?: number; ahead?: number } = {}): Promise<Map<RowLog, string>> {
 		const matchBy = this.matchByAt(kind);
-		const exec: Exec = { id: `${proc.name}.e${++this.nextId}${kind === 'sync' ? '' : `(${kind})`}${matchBy === 'key' ? '' : `[${matchBy}]`}`, proc, kind, matchBy, start: this.now(), manual: options.manual === true, stopped: false, stopAt: [] };
+		const exec: Exec = { id: `${proc.name}.e${++this.nextId}${kind === 'sync' ? '' : `(${kind})`}${matchBy === 'key' ? '' : `[${matchBy}]`}`, proc, kind, matchBy, start: this.now(), manual: options.manual === true, stopped: false, stopAt: [], decided: new Map() };
 		this.execs.push(exec);
 		const outcomes = new Map<RowLog, string>();
 		if (proc.dead) return outcomes;
+		// A dry run right before the final run and before every third sync execution (no draw: the seeds stay as they were).
+		const planAt = this.now();
+		const plans = kind === 'final' || (kind === 'sync' && this.nextId % 3 === 0) ? await this.plan(exec, rows) : undefined;
 		if (options.stopAfter !== undefined) {
 			this.world.at(options.stopAfter, () => {
 				if (exec.end !== undefined) return;
@@ -563,15 +682,13 @@ export class Simulation {
 		}
 		await Promise.race([proc.killed, this.run(exec, rows, outcomes, options)]);
 		if (exec.end === undefined) exec.died = proc.diedAt;
+		if (plans) this.comparePlan(exec, planAt, plans, outcomes);
 		return outcomes;
 	}
 
 	private async run(exec: Exec, rows: RowLog[], outcomes: Map<RowLog, string>, options: { manual?: boolean; concurrency?: number; ahead?: number }): Promise<void> {
 		const proc = exec.proc;
-		const writable = proc.kind === 'main';
-		const staticData = writable ? (JSON.parse(JSON.stringify(this.saved)) as IDataObject) : {};
-		const loaded = JSON.stringify(staticData);
-		const host: MemoryHost = { workflowId: WORKFLOW_ID, nodeId: NODE_ID, credentialId: CREDENTIAL_ID, staticData, nodeStaticData: {}, nodeContext: {}, helpers: proc.helpers, writable };
+		const { host, staticData, loaded, writable } = this.hostOf(proc);
 		const memory = CandidateMemory.openIn(proc.registry, CREDENTIALS, host);
 		const keys = new Map<RowLog, { key: string; aliases: string[] }>();
 		const contents = new Map<RowLog, string>();
@@ -581,13 +698,7 @@ export class Simulation {
 			for (; prepared <= Math.min(upTo, rows.length - 1); prepared++) {
 				const row = rows[prepared];
 				row.touches.add(exec);
-				if (exec.matchBy === 'key') keys.set(row, { key: memory.keyOf('key', row.name), aliases: [] });
-				else {
-					// As upsert.operation.ts: the key it is matched by, then its other identifier's (aliasKeys).
-					const other = exec.matchBy === 'email' ? 'phone' : 'email';
-					const key = memory.keyOf(exec.matchBy, identifierOf(row.name, exec.matchBy));
-					keys.set(row, { key, aliases: [memory.keyOf(other, identifierOf(row.name, other), true)] });
-				}
+				keys.set(row, this.keysOf(memory, exec.matchBy, row));
 				contents.set(row, `${row.name}@v${row.version}`);
 			}
 		};
@@ -819,6 +930,9 @@ export class Simulation {
 			twiceHeldSwitch: doubled.filter((row) => !forgetDuring(row) && !damaged(row) && !switchDuring(row) && heldSwitch(row)).map((row) => row.name),
 			twiceSlowWrite: doubled.filter(damaged).map((row) => row.name),
 			wrong: this.wrong,
+			planCompared: this.planCompared,
+			planDiffers: this.planDiffers,
+			planStoreStops: this.planStoreStops,
 			refusals: this.refusals,
 			heldAtEnd,
 			strandedByKill: this.strandedByKill.size,

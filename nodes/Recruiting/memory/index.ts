@@ -17,12 +17,12 @@
 import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { accountScope, legacyAccountScope, stateScope } from './keys';
-import type { Registry } from './registry';
-import { peekSharedMemory, processRegistry, Shared } from './registry';
+import type { Registry, Shared } from './registry';
+import { processRegistry } from './registry';
 import { MemoryRows } from './rows';
 import type { StoreHelpers } from './storeCalls';
 import type { Remembered } from './store';
-import { FIELD, LegacyStore, NodeStore } from './store';
+import { decodeRow, encodeRow, FIELD, LegacyStore, NodeStore } from './store';
 
 export type { MatchBy } from './keys';
 export { MATCH_BY_LABEL, fingerprint, normaliseKey } from './keys';
@@ -120,27 +120,42 @@ export class CandidateMemory extends MemoryRows {
 
 	/**
 	 * The read-only door, for a dry run: what a real execution of the node would read (the saved
-	 * copy, the rows this process learned, this execution's notebook), as copies. Nothing shared is
-	 * handed anything: the process's registry is only looked at (not opened, not counted), its
-	 * journal is not given this execution's helpers, and n8n's store is never called. What the plan
-	 * remembers stays in these copies, so a row given twice is planned as a real run does it.
-	 * Whether the journal holds a row's claim cannot be read without writing it (the plan says so).
+	 * copy, the rows this process learned, this execution's notebook), as copies, with the same
+	 * decisions made on them (`PlannedMemory`). Nothing shared is handed anything: the process's
+	 * registry is only looked at (not opened, not counted), its journal is not given this execution's
+	 * helpers, and n8n's store is never called. Whether the journal holds a row's claim cannot be
+	 * read without writing it (the plan says so). `elsewhere`: what the plan recalls of a row this
+	 * node does not know (another Create or Update node of the workflow).
 	 */
-	static readOnly(context: IExecuteFunctions, credentials: ICredentialDataDecryptedObject, nodeId = context.getNode().id): CandidateMemory {
+	static readOnly(context: IExecuteFunctions, credentials: ICredentialDataDecryptedObject, nodeId = context.getNode().id, elsewhere?: Elsewhere): CandidateMemory {
 		const node = context.getNode();
-		const scope = accountScope(credentials, node.credentials?.recruitingApi?.id ?? undefined);
+		const own = nodeId === node.id;
+		return CandidateMemory.readOnlyIn(
+			processRegistry(),
+			credentials,
+			{
+				workflowId: String(context.getWorkflow().id ?? ''),
+				nodeId,
+				credentialId: node.credentials?.recruitingApi?.id ?? undefined,
+				staticData: context.getWorkflowStaticData('global'),
+				nodeStaticData: own ? context.getWorkflowStaticData('node') : {},
+				nodeContext: own ? context.getContext('node') : {},
+				helpers: context.helpers,
+				writable: false,
+			},
+			elsewhere,
+		);
+	}
+
+	/** The read-only door in a registry (`readOnly`; the whole-memory simulation gives each simulated process its own). */
+	static readOnlyIn(registry: Registry, credentials: ICredentialDataDecryptedObject, host: MemoryHost, elsewhere?: Elsewhere): CandidateMemory {
+		const scope = accountScope(credentials, host.credentialId);
 		const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value ?? {})) as T;
-		// A detached Shared: its journal has no helpers (no claim) and it is in no registry.
-		const shared = new Shared();
-		const peeked = peekSharedMemory(String(context.getWorkflow().id ?? ''), nodeId, scope);
-		for (const [key, learned] of peeked?.learned ?? []) shared.learned.set(key, learned);
-		for (const [key, saved] of peeked?.forgotten ?? []) shared.forgotten.set(key, saved);
-		for (const key of peeked?.unanswered ?? []) shared.unanswered.add(key);
-		for (const key of peeked?.unansweredOther ?? []) shared.unansweredOther.add(key);
-		const store = new NodeStore(copy(context.getWorkflowStaticData('global')), nodeId, false);
-		const legacy = new LegacyStore(copy(nodeId === node.id ? context.getWorkflowStaticData('node') : {}), false);
-		const notebook = nodeId === node.id ? copy((context.getContext('node')[NOTEBOOK] ?? {}) as Record<string, Remembered>) : {};
-		return new CandidateMemory(shared, store, legacy, scope, legacyAccountScope(credentials), stateScope(credentials), notebook);
+		const shared = registry.copyOf(host.workflowId, host.nodeId, scope);
+		const store = new NodeStore(copy(host.staticData), host.nodeId, false);
+		const legacy = new LegacyStore(copy(host.nodeStaticData), false);
+		const notebook = copy((host.nodeContext[NOTEBOOK] ?? {}) as Record<string, Remembered>);
+		return new PlannedMemory(shared, store, legacy, scope, legacyAccountScope(credentials), stateScope(credentials), notebook, elsewhere);
 	}
 
 	/** The ids of the other nodes of the workflow whose memory n8n saved (for a dry run's note on a row another node knows). */
@@ -178,6 +193,71 @@ export class CandidateMemory extends MemoryRows {
 	 */
 	get notice(): string | undefined {
 		return this.store.writable ? undefined : NOT_LOADED_NOTICE;
+	}
+}
+
+/** What a dry run recalls of a row this node's memory does not know (undefined: nothing). */
+export type Elsewhere = (key: string) => Remembered | undefined;
+
+/**
+ * A dry run's memory (`CandidateMemory.readOnly`): the decisions of a real run (memory/way.ts, rows.ts) on copies. A
+ * creation is planned where the real run would contest the row (n8n's store cannot be read without writing); what the
+ * plan remembers or forgets stays in the plan, so a row given twice is planned as a real run does it; a row this
+ * process holds after a creation without an answer is planned as held until the plan forgets it.
+ */
+class PlannedMemory extends CandidateMemory {
+	/** Row key → the row as the plan left it (undefined: forgotten). */
+	private readonly planned = new Map<string, string | undefined>();
+
+	private readonly letGo = new Set<string>();
+
+	constructor(
+		shared: Shared,
+		store: NodeStore,
+		legacy: LegacyStore,
+		scope: string,
+		legacyScope: string,
+		rowStateScope: string,
+		notebook: Record<string, Remembered>,
+		private readonly elsewhere?: Elsewhere,
+	) {
+		super(shared, store, legacy, scope, legacyScope, rowStateScope, notebook);
+	}
+
+	override recall(key: string): Remembered | undefined {
+		if (this.planned.has(key)) return decodeRow(this.planned.get(key));
+		return super.recall(key) ?? this.elsewhere?.(key);
+	}
+
+	override held(key: string): boolean {
+		return !this.letGo.has(key) && super.held(key, true);
+	}
+
+	override async claim(): Promise<boolean> {
+		return true;
+	}
+
+	override async unclaim(): Promise<void> {}
+
+	override remember(key: string, entry: Remembered): void {
+		if (typeof entry.s === 'string' && entry.s !== '') this.planned.set(key, encodeRow(entry));
+	}
+
+	override async forget(key: string): Promise<boolean> {
+		// A held row's claim is there: the real forget finds and removes it.
+		const known = this.recall(key) !== undefined || this.held(key);
+		this.planned.set(key, undefined);
+		this.letGo.add(key);
+		return known;
+	}
+
+	/** Never asked: a dry run answers Forget All Rows itself (upsert/dryRun.ts). */
+	override async clear(): Promise<{ rows: number; entries: number }> {
+		return { rows: 0, entries: 0 };
+	}
+
+	override async repair(): Promise<number> {
+		return 0;
 	}
 }
 

@@ -159,6 +159,20 @@ export class Registry {
 		return this.memories.get(scopeKey(workflowId, nodeId, scope));
 	}
 
+	/**
+	 * A dry run's copy of the shared memory (a detached `Shared`: in no registry, its journal handed no helpers, so it claims
+	 * nothing): the rows learned here, forgotten here, and held here after a creation without an answer, as they are now.
+	 */
+	copyOf(workflowId: string, nodeId: string, scope: string): Shared {
+		const peeked = this.peek(workflowId, nodeId, scope);
+		const copy = new Shared(this.clock);
+		for (const [key, learned] of peeked?.learned ?? []) copy.learned.set(key, learned);
+		for (const [key, saved] of peeked?.forgotten ?? []) copy.forgotten.set(key, saved);
+		for (const key of peeked?.unanswered ?? []) copy.unanswered.add(key);
+		for (const key of peeked?.unansweredOther ?? []) copy.unansweredOther.add(key);
+		return copy;
+	}
+
 	get size(): number {
 		return this.memories.size;
 	}

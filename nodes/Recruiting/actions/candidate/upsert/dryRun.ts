@@ -22,7 +22,6 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { MatchBy, Remembered } from '../../../memory';
 import { CandidateMemory, readOnlyRetryMemory } from '../../../memory';
-import { decodeRow, encodeRow } from '../../../memory/store';
 import type { ServiceResponse } from '../../../transport';
 import type { InterceptedRequest } from '../../../transport/execution';
 import type { Output, PreparedOperation, RunContext, Send } from '../../context';
@@ -38,7 +37,7 @@ const CANDIDATE_PATH = '/gin/v1/company/candidate';
 
 /** What a planned creation could not check (only where n8n has the deduplication store). */
 export const NOT_CHECKED =
-	'Whether an earlier execution already sent this row\'s creation without n8n saving its memory (a manual run, one that stopped or ran at the same time): a real run then finds it `unchanged` (sent with exactly this content) or refuses it as "may already exist" instead of creating it. n8n\'s deduplication store, which holds that, cannot be read without writing to it.';
+	'Whether an earlier execution already sent this row\'s creation without n8n saving its memory (a manual run, one that stopped or ran at the same time), or another one is deciding it: a real run then finds it `unchanged` (sent with exactly this content) or refuses it ("may already exist", "another execution was deciding this row at the same moment", or "too slow to be sure") instead of creating it. n8n\'s deduplication store, which holds that, cannot be read without writing to it.';
 
 /** One write a real run would send. */
 export interface PlannedRequest extends IDataObject {
@@ -66,45 +65,18 @@ export type PlanFrom = 'thisNode' | 'otherNodes';
  * such as the preview tool beside the tool that files) is such a row planned from that memory.
  */
 export async function planMemory(context: IExecuteFunctions, credentials: ICredentialDataDecryptedObject, run: RunContext): Promise<CandidateMemory> {
-	const base = CandidateMemory.readOnly(context, credentials);
 	const others = CandidateMemory.otherNodes(context).map((id) => CandidateMemory.readOnly(context, credentials, id));
 	const borrow = itemParameter<PlanFrom>(context, 'options.planFrom', 0, 'thisNode') === 'otherNodes';
 	const plan = await dryRunOf(context, run);
-	if (plan) plan.keyOf = (matchBy, value) => base.keyOf(matchBy, value);
-	/** Row key → the row as this dry run would have left it (undefined: forgotten). */
-	const learned = new Map<string, string | undefined>();
-	const elsewhere = (key: string) => others.map((memory) => memory.recall(key)).find((row) => row !== undefined);
-	const recall = (key: string): Remembered | undefined => {
-		if (learned.has(key)) return decodeRow(learned.get(key));
-		const own = base.recall(key);
-		if (own || !plan) return own;
-		const other = elsewhere(key);
-		if (other) plan.noteElsewhere(key, other.s, borrow);
+	// A row this node does not know: noted where another node knows it, and planned from it only with Plan From: Other Nodes.
+	const elsewhere = (key: string): Remembered | undefined => {
+		const other = others.map((memory) => memory.recall(key)).find((row) => row !== undefined);
+		if (other) plan?.noteElsewhere(key, other.s, borrow);
 		return borrow ? other : undefined;
 	};
-	// A creation this process sent without an answer holds its row (the copy of the process's unanswered rows), until forgotten.
-	const letGo = new Set<string>();
-	const held = (key: string) => !letGo.has(key) && base.held(key, true);
-	const overrides: Partial<CandidateMemory> = {
-		recall,
-		held,
-		claim: async () => true,
-		unclaim: async () => undefined,
-		remember: (key: string, entry: Remembered) => {
-			if (typeof entry.s === 'string' && entry.s !== '') learned.set(key, encodeRow(entry));
-		},
-		forget: async (key: string) => {
-			// A held row's claim is there: the real forget finds and removes it.
-			const known = recall(key) !== undefined || held(key);
-			learned.set(key, undefined);
-			letGo.add(key);
-			return known;
-		},
-		// Never asked: a dry run answers Forget All Rows itself (`withDryRun`).
-		clear: async () => ({ rows: 0, entries: 0 }),
-		repair: async () => 0,
-	};
-	return Object.assign(Object.create(base) as CandidateMemory, overrides);
+	const memory = CandidateMemory.readOnly(context, credentials, undefined, plan ? elsewhere : undefined);
+	if (plan) plan.keyOf = (matchBy, value) => memory.keyOf(matchBy, value);
+	return memory;
 }
 
 /** What a dry run answers a write with, as the service would: a creation gets the slug `(new)`. */
