@@ -6,6 +6,11 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 export const CANDIDATE = '/gin/v1/company/candidate';
+
+/** Sandbox faults: a creation stored by the service, its answer lost (the connection drops after the work). */
+export const STORED_NO_ANSWER = { paths: [CANDIDATE], afterWorkDropRate: 1, seed: 1 };
+/** Sandbox faults: a creation whose connection drops before the service stores anything. */
+export const NEVER_STORED = { paths: [CANDIDATE], dropRate: 1, seed: 1 };
 export const OPTIONS = { retryDelayMs: 1, concurrency: 4 };
 export const FIELDS: INodeParameters = { firstName: '={{ $json.first }}', city: '={{ $json.city }}' };
 

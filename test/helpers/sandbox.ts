@@ -3,7 +3,7 @@
  * jest's hooks, its seeded users (from the sandbox's seed), and credentials for the three
  * authentication modes. Shared by the service tests (test/service/).
  */
-import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import { DEFAULT_COMPANIES, startSandbox } from '../sandbox/server';
 import type { Sandbox, SandboxCandidate, SandboxOptions } from '../sandbox/server';
@@ -86,6 +86,23 @@ export function storedCandidate(sandbox: Sandbox, slug: unknown, companyId = 1):
 }
 
 /** The writes the sandbox received since request number `from` (method and path; reads and logins left out). */
+/** A request the sandbox received, as a plan's `requests` lists one. */
+export interface Logged {
+	method: string;
+	path: string;
+	body: IDataObject;
+}
+
+/** Every request the sandbox received since `from`, the login aside. */
+export const loggedSince = (sandbox: Sandbox, from: number): Logged[] =>
+	sandbox.requests
+		.slice(from)
+		.filter((request) => request.path !== '/v1/login')
+		.map((request) => ({ method: request.method, path: request.path, body: (request.body ?? {}) as IDataObject }));
+
+/** The writes among them. */
+export const writesOf = (logged: Logged[]) => logged.filter((request) => request.method !== 'GET' && request.method !== 'HEAD');
+
 export function writesSince(sandbox: Sandbox, from: number): string[] {
 	return sandbox.requests
 		.slice(from)

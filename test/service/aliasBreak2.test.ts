@@ -19,41 +19,22 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { forgetProcessMemory, processRegistry } from '../../nodes/Recruiting/memory/registry';
+import { forgetProcessMemory } from '../../nodes/Recruiting/memory/registry';
+import { inProcess, resetProcesses } from '../helpers/processes';
 import { Harness } from '../helpers/harness';
-import { adoptBy, BY_EMAIL, BY_KEY, BY_PHONE, CANDIDATE, dry, FIELDS, forgetBy, OPTIONS, withOptions } from '../helpers/matchBy';
+import { adoptBy, BY_EMAIL, BY_KEY, BY_PHONE, dry, FIELDS, forgetBy, NEVER_STORED, OPTIONS, STORED_NO_ANSWER, withOptions } from '../helpers/matchBy';
 import { ALICE, emailCredential, useSandbox, writesSince } from '../helpers/sandbox';
 import { MAY_EXIST, creationEmails, upsertParameters } from '../helpers/upsert';
 
 const sandbox = useSandbox();
 
-/** The creation is stored by the service, its answer lost (the connection drops after the work). */
-const STORED_NO_ANSWER = { paths: [CANDIDATE], afterWorkDropRate: 1, seed: 1 };
-/** The creation's connection drops before the service stores anything. */
-const NEVER_STORED = { paths: [CANDIDATE], dropRate: 1, seed: 1 };
 
 // ---------------------------------------------------------------------------------------------
 // n8n processes: each has its own registry (restart = a fresh one); n8n's store and the saved static data are shared
 // ---------------------------------------------------------------------------------------------
 
-/** The registry's map of this module instance (the package's one piece of module state: registry.ts). */
-const liveRegistry = () => (processRegistry() as unknown as { memories: Map<string, unknown> }).memories;
-const parked = new Map<string, Map<string, unknown>>();
-let running = 'main';
-
-/** From now on, executions run in the n8n process `name` (its registry as that process left it; a new one the first time). */
-function inProcess(name: string): void {
-	const live = liveRegistry();
-	parked.set(running, new Map(live));
-	live.clear();
-	for (const [key, shared] of parked.get(name) ?? []) live.set(key, shared);
-	running = name;
-}
-
 beforeEach(() => {
-	forgetProcessMemory();
-	parked.clear();
-	running = 'main';
+	resetProcesses();
 	sandbox().setFaults({});
 });
 afterEach(() => sandbox().setFaults({}));

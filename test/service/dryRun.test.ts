@@ -11,7 +11,8 @@ import { ALSO_KNOWN, NEW_SLUG, NOT_CHECKED } from '../../nodes/Recruiting/action
 import { accountScope } from '../../nodes/Recruiting/memory/keys';
 import { forgetProcessMemory, peekSharedMemory } from '../../nodes/Recruiting/memory/registry';
 import { Harness, deduplicator } from '../helpers/harness';
-import { ALICE, emailCredential, useSandbox } from '../helpers/sandbox';
+import type { Logged } from '../helpers/sandbox';
+import { ALICE, emailCredential, loggedSince, useSandbox } from '../helpers/sandbox';
 import { upsertParameters } from '../helpers/upsert';
 
 /** A row refused before anything was planned (its error item: `action: failed` without a slug), else its action. */
@@ -27,19 +28,6 @@ const parameters = (extra: INodeParameters = {}): INodeParameters =>
 	);
 const DRY = { options: { dryRun: true } };
 
-interface Logged {
-	method: string;
-	path: string;
-	body: IDataObject;
-}
-
-/** Every request the sandbox received since `from`, the login aside. */
-function loggedSince(from: number): Logged[] {
-	return sandbox()
-		.requests.slice(from)
-		.filter((request) => request.path !== '/v1/login')
-		.map((request) => ({ method: request.method, path: request.path, body: (request.body ?? {}) as IDataObject }));
-}
 
 async function run(harness: Harness, items: IDataObject[], extra: INodeParameters = {}, manual = false) {
 	const from = sandbox().requests.length;
@@ -49,7 +37,7 @@ async function run(harness: Harness, items: IDataObject[], extra: INodeParameter
 	return {
 		result,
 		outputs: result.items.map((item) => item.json),
-		logged: loggedSince(from),
+		logged: loggedSince(sandbox(), from),
 		journalWrites: deduplicator.writes - writesBefore,
 		staticChanged: JSON.stringify(harness.staticData) !== staticBefore,
 	};

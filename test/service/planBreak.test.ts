@@ -13,7 +13,8 @@ import { forgetProcessMemory } from '../../nodes/Recruiting/memory/registry';
 import { Flow, input, to } from '../helpers/flow';
 import { Harness, deduplicator } from '../helpers/harness';
 import type { RunOptions } from '../helpers/harness';
-import { ALICE, emailCredential, useSandbox } from '../helpers/sandbox';
+import type { Logged } from '../helpers/sandbox';
+import { ALICE, emailCredential, loggedSince, useSandbox, writesOf } from '../helpers/sandbox';
 import { upsertParameters } from '../helpers/upsert';
 
 const sandbox = useSandbox();
@@ -28,21 +29,6 @@ beforeEach(() => {
 });
 
 afterEach(() => sandbox().setFaults({}));
-
-interface Logged {
-	method: string;
-	path: string;
-	body: IDataObject;
-}
-
-/** Every request the sandbox received since `from`, the login aside. */
-const loggedSince = (from: number): Logged[] =>
-	sandbox()
-		.requests.slice(from)
-		.filter((request) => request.path !== '/v1/login')
-		.map((request) => ({ method: request.method, path: request.path, body: (request.body ?? {}) as IDataObject }));
-
-const writesOf = (logged: Logged[]) => logged.filter((request) => request.method !== 'GET' && request.method !== 'HEAD');
 
 const parameters = (extra: INodeParameters = {}): INodeParameters =>
 	upsertParameters(
@@ -65,7 +51,7 @@ async function run(harness: Harness, items: IDataObject[], extra: INodeParameter
 	const result = await harness.run({ parameters: parameters(extra), items, onError: 'continueRegularOutput', ...settings });
 	return {
 		outputs: result.items.map((item) => item.json),
-		logged: loggedSince(from),
+		logged: loggedSince(sandbox(), from),
 		journalWrites: deduplicator.writes - writesBefore,
 		staticChanged: JSON.stringify(harness.staticData) !== staticBefore,
 		staticDataSaved: result.staticDataSaved,
@@ -457,6 +443,6 @@ describe('plan break: node settings and workflows', () => {
 		expect(applied.map((json) => json.action)).toEqual(['updated', 'unchanged', 'created']);
 		expect(plan.map((json) => json.action)).toEqual(applied.map((json) => json.action));
 		const planned = plan.flatMap((json, index) => (json.requests as Logged[]).map((request) => asText({ ...request, body: request.body.user_slug === NEW_SLUG ? { ...request.body, user_slug: applied[index].slug as string } : request.body })));
-		expect(writesOf(loggedSince(from)).map(asText).sort()).toEqual(planned.sort());
+		expect(writesOf(loggedSince(sandbox(), from)).map(asText).sort()).toEqual(planned.sort());
 	}, 60_000);
 });

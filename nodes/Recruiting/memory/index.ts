@@ -70,8 +70,8 @@ export interface MemoryHost {
 }
 
 export type { Admission } from './rows';
-export { forgetWithTwins, throughMemory } from './way';
-export type { RowOnItsWay, Sent, SendFailed, WaySteps } from './way';
+export { adoptThroughMemory, forgetWithTwins, throughMemory } from './way';
+export type { Adoption, RowOnItsWay, RowToAdopt, Sent, SendFailed, WaySteps } from './way';
 
 export class CandidateMemory extends MemoryRows {
 	/**

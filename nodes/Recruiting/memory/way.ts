@@ -16,6 +16,8 @@
  * | failed, with the slug of a candidate (a record failed) | (the caller remembered) | settled without content |
  * | a creation that failed and may exist (no answer) | `unanswered`, `holdUnder` its other keys | held in this process, "may already exist" elsewhere, under each of its keys |
  * | a creation that failed and does not exist (refused, or never sent) | `unclaim` | the next run creates it |
+ *
+ * Adopt Given Slugs (`adoptThroughMemory`) and Forget Each Input Row (`forgetWithTwins`) take their own way, below.
  */
 import type { Admission, MemoryRows } from './rows';
 
@@ -98,6 +100,64 @@ export async function throughMemory<T>(memory: WayMemory, row: RowOnItsWay, step
 	});
 	memory.settled([row.key], sent.clean ? row.content : undefined, true);
 	return sent.output;
+}
+
+/** A row given its candidate's slug (Adopt Given Slugs), with its prints as the memory keeps them. */
+export interface RowToAdopt {
+	key: string;
+	aliases: readonly string[];
+	slug: string;
+	/** Its content print (as `settled` keeps it) and its profile's print. */
+	content: string;
+	profile: string;
+	/** What a candidate that holds the row's content holds: its profile's field prints and its records' prints. */
+	whole: readonly string[];
+	/** Its records: the print kept once one is added, and the one kept while its post is of unknown outcome. */
+	records: ReadonlyArray<{ print: string; unknown: string }>;
+	/** What its Sync State says was sent: then that decides. */
+	given?: { p?: string; r?: string[] };
+}
+
+/**
+ * How a row was adopted: by its Sync State; as the candidate this memory knew it as (its records of unknown outcome `marked`
+ * as added); after a creation of it from this process got no answer (its records of unknown outcome); as sent before with
+ * this very content (n8n's store says so: the candidate holds it); or changed since (its records taken as added).
+ */
+export interface Adoption {
+	how: 'given' | 'known' | 'held' | 'same' | 'changed';
+	entry: { p?: string; r?: string[] };
+	marked: number;
+}
+
+/** Adopt Given Slugs' memory part: the slug remembered under the row's keys with what its candidate is taken to hold. Call it in the row's turn. */
+export async function adoptThroughMemory(memory: WayMemory, row: RowToAdopt): Promise<Adoption> {
+	const known = memory.recall(row.key);
+	const prints = (which: 'print' | 'unknown') => [...new Set(row.records.map((record) => record[which]))];
+	let adoption: Adoption;
+	if (row.given) adoption = { how: 'given', entry: row.given, marked: 0 };
+	else if (known?.s === row.slug) {
+		// Only records whose post got no answer: one the service refused, or never sent, stays to be sent.
+		const held = new Set(known.r ?? []);
+		const present = row.records.filter((record) => held.has(record.unknown));
+		const unknown = new Set(present.map((record) => record.unknown));
+		adoption = { how: 'known', entry: { p: known.p, r: [...new Set([...(known.r ?? []).filter((print) => !unknown.has(print)), ...present.map((record) => record.print)])] }, marked: present.length };
+	} else if (memory.held(row.key, true) || memory.heldUnderOther(row.key) || row.aliases.some((alias) => memory.held(alias, true))) {
+		// This process sent the row's creation without an answer: if that made this candidate, none of its records went out; if the
+		// candidate came from elsewhere, it may hold them. Neither is known: its records are of unknown outcome.
+		adoption = { how: 'held', entry: { r: prints('unknown') }, marked: 0 };
+	} else if (await memory.sentAs(row.key, row.content)) {
+		// The row's content is the one last sent in full (n8n's store says so): the candidate holds it.
+		adoption = { how: 'same', entry: { p: row.profile, r: [...new Set(row.whole)] }, marked: 0 };
+	} else {
+		// Changed since (or never sent in full): its records are taken as added (posting them again would add them twice), its profile is sent by the next run.
+		adoption = { how: 'changed', entry: { r: prints('print') }, marked: 0 };
+	}
+	for (const key of [row.key, ...row.aliases]) {
+		memory.remember(key, { s: row.slug, ...adoption.entry });
+		memory.letGoOther(key);
+	}
+	if (!row.given && known?.s !== row.slug && adoption.entry.p !== undefined) memory.settled([row.key], row.content, false);
+	return adoption;
 }
 
 /**

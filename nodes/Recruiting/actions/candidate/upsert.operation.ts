@@ -145,7 +145,8 @@ export async function prepare(this: IExecuteFunctions, itemIndex: number, run: R
 	if (action === 'forget') {
 		// The row's e-mail and phone as written: a forget reads no other field (a row it cannot sync is forgotten too).
 		const aliases = aliasKeys(memory, row.lead.matchedBy, (by) => itemParameter<unknown>(this, by, itemIndex, ''));
-		return async () => await forgetRow(this, itemIndex, memory, { ...row, aliases });
+		// In the row's turn: the same row twice in the input (or in an overlapping execution) is forgotten once, then found forgotten.
+		return async () => await memory.inTurn(row.key, async () => await forgetRow(this, itemIndex, memory, { ...row, aliases }));
 	}
 	const input = readImport(this, itemIndex);
 	const given = readState(this, itemIndex, memory, input.givenSlug);

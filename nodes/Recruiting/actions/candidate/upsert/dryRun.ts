@@ -39,6 +39,14 @@ const CANDIDATE_PATH = '/gin/v1/company/candidate';
 export const NOT_CHECKED =
 	'Whether an earlier execution already sent this row\'s creation without n8n saving its memory (a manual run, one that stopped or ran at the same time), or another one is deciding it: a real run then finds it `unchanged` (sent with exactly this content) or refuses it ("may already exist", "another execution was deciding this row at the same moment", or "too slow to be sure") instead of creating it. n8n\'s deduplication store, which holds that, cannot be read without writing to it.';
 
+/** What a planned Forget of a row this process does not know could not check. */
+export const FORGET_NOT_CHECKED =
+	'Whether n8n\'s deduplication store holds this row\'s claim (another execution or n8n process created it, or claimed it and was stopped or killed): a real Forget Now then removes that claim and answers known: true. The store cannot be read without writing to it.';
+
+/** What a planned adoption of a row taken as changed could not check. */
+export const ADOPT_NOT_CHECKED =
+	'Whether n8n\'s deduplication store says this row was sent before with exactly this content: a real run then takes its profile and records as the candidate holds them (the next Sync Rows run is `unchanged`) instead of leaving its profile to be sent. The store cannot be read without writing to it.';
+
 /** One write a real run would send. */
 export interface PlannedRequest extends IDataObject {
 	method: string;
@@ -150,7 +158,11 @@ class DryRun {
 		const plan: IDataObject = { dryRun: true, ...('action' in fields ? { action: fields.action } : {}), ...fields, requests };
 		const said = typeof output.message === 'string' && output.message !== '' ? ` A real run: ${output.message}` : '';
 		plan.message = `${DRY_PREFIX}${said}`;
-		if (output.created === true && this.claims) plan.notChecked = NOT_CHECKED;
+		if (this.claims) {
+			// A creation, or a row planned from a creation planned earlier in this input (its slug `(new)`): n8n's store decides.
+			if (output.created === true || output.slug === NEW_SLUG) plan.notChecked = NOT_CHECKED;
+			if (output.action === 'forgotten' && output.known === false) plan.notChecked = FORGET_NOT_CHECKED;
+		}
 		return { ...plan, ...this.otherNode(output) };
 	}
 }

@@ -8,7 +8,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { CandidateMemory } from '../../../memory';
-import { forgetWithTwins } from '../../../memory';
+import { adoptThroughMemory, forgetWithTwins } from '../../../memory';
 import type { SentState } from '../../../memory/syncState';
 import { encodeState, fieldBlock, profilePrint, recordPrint, unknownPrint } from '../../../memory/syncState';
 import type { RunContext, Send } from '../../context';
@@ -16,7 +16,7 @@ import { itemParameter } from '../../shared/parameters';
 import type { ImportInput } from '../import.operation';
 import { resolveRecordNames, updatableProfile } from '../import.operation';
 import { describeRecord } from '../import/plan';
-import { isDryRun } from './dryRun';
+import { ADOPT_NOT_CHECKED, isDryRun } from './dryRun';
 import type { Lead } from './outcome';
 import { RESEND_UNKNOWN_LABEL, leadFields } from './outcome';
 import type { Plan } from './plan';
@@ -83,49 +83,37 @@ export async function adoptRow(context: IExecuteFunctions, itemIndex: number, ru
 	}
 	await resolveRecordNames(context, itemIndex, run, input.planned);
 	const valid = input.planned.filter((record) => record.body !== undefined && record.problem === undefined);
-	const prints = valid.map((record) => recordPrint(record.kind.type, record.body!));
 	const fields = updatableProfile(input.profile);
 	const profile = profilePrint(fields, PROFILE_ORDER);
-	const known = memory.recall(row.key);
-	let entry: SentState;
-	let records: string;
-	if (given) {
-		[entry, records] = [given, 'its Sync State says what was sent'];
-	} else if (known?.s === slug) {
-		// Only records whose post got no answer: one the service refused, or never sent, stays to be sent.
-		const held = new Set(known.r ?? []);
-		const present = valid.filter((record) => held.has(unknownPrint(record.kind.type, record.body!)));
-		const unknown = new Set(present.map((record) => unknownPrint(record.kind.type, record.body!)));
-		const marked = present.length;
-		entry = { p: known.p, r: [...new Set([...(known.r ?? []).filter((print) => !unknown.has(print)), ...present.map((record) => recordPrint(record.kind.type, record.body!))])] };
-		records = marked > 0 ? `${marked} ${marked === 1 ? 'record' : 'records'} of unknown outcome marked as added` : 'this node already knew it as this candidate, what it knew was sent is kept';
-	} else if (memory.held(row.key, true) || memory.heldUnderOther(row.key) || row.aliases.some((alias) => memory.held(alias, true))) {
-		// This process sent the row's creation without an answer: if that made this candidate, none of its records went out; if the
-		// candidate came from elsewhere, it may hold them. Neither is known: its records are of unknown outcome (each way out is the user's).
-		entry = { r: [...new Set(valid.map((record) => unknownPrint(record.kind.type, record.body!)))] };
-		records = `${valid.length} ${valid.length === 1 ? 'record' : 'records'} of unknown outcome (this n8n sent the row's creation and got no answer: if that made this candidate, none was sent; the next runs list them in outcomeUnknown: Options → ${RESEND_UNKNOWN_LABEL} sends them, Adopt Given Slugs once more marks them as added)`;
-	} else if (await memory.sentAs(row.key, contentOf(input, profile))) {
-		// The row's content is the one last sent in full (n8n's store says so): the candidate holds it.
-		entry = { p: profile, r: [...new Set([...fieldBlock(profile, fields, PROFILE_ORDER), ...prints])] };
-		records = `its profile and ${valid.length} ${valid.length === 1 ? 'record' : 'records'} taken as the candidate holds them`;
-	} else {
-		// Changed since (or never sent in full): its records are taken as added (posting them again would add them twice), its profile is sent by the next run.
-		entry = { r: [...new Set(prints)] };
-		records = `${valid.length} ${valid.length === 1 ? 'record' : 'records'} of the row taken as added, its profile sent by the next run`;
-	}
-	for (const key of [row.key, ...row.aliases]) {
-		memory.remember(key, { s: slug, ...entry });
-		memory.letGoOther(key);
-	}
-	if (!given && known?.s !== slug && entry.p !== undefined) memory.settled([row.key], contentOf(input, profile), false);
+	const records = valid.map((record) => ({ print: recordPrint(record.kind.type, record.body!), unknown: unknownPrint(record.kind.type, record.body!) }));
+	const adoption = await adoptThroughMemory(memory, {
+		key: row.key,
+		aliases: row.aliases,
+		slug,
+		content: contentOf(input, profile),
+		profile,
+		whole: [...fieldBlock(profile, fields, PROFILE_ORDER), ...records.map((record) => record.print)],
+		records,
+		given,
+	});
+	const count = (n: number, what: string) => `${n} ${n === 1 ? 'record' : 'records'}${what}`;
+	const taken = {
+		given: 'its Sync State says what was sent',
+		known: adoption.marked > 0 ? `${count(adoption.marked, '')} of unknown outcome marked as added` : 'this node already knew it as this candidate, what it knew was sent is kept',
+		held: `${count(valid.length, '')} of unknown outcome (this n8n sent the row's creation and got no answer: if that made this candidate, none was sent; the next runs list them in outcomeUnknown: Options → ${RESEND_UNKNOWN_LABEL} sends them, Adopt Given Slugs once more marks them as added)`,
+		same: `its profile and ${count(valid.length, '')} taken as the candidate holds them`,
+		changed: `${count(valid.length, ' of the row taken as added')}, its profile sent by the next run`,
+	}[adoption.how];
 	return {
 		action: 'adopted',
 		...leadFields(row.lead),
 		error: '',
 		slug,
-		syncState: encodeState(memory.stateScope, entry, slug),
+		syncState: encodeState(memory.stateScope, adoption.entry, slug),
+		// A dry run cannot read n8n's store: whether it says the row was sent with this content (`same`) is not known to the plan.
+		...(isDryRun(run) && adoption.how === 'changed' && typeof context.helpers.checkProcessedAndRecord === 'function' ? { notChecked: ADOPT_NOT_CHECKED } : {}),
 		...warningOf(context, 'adopt'),
-		message: `Adopted candidate ${slug}: nothing sent, ${records}; the next Sync Rows run sends only what is new`,
+		message: `Adopted candidate ${slug}: nothing sent, ${taken}; the next Sync Rows run sends only what is new`,
 	};
 }
 
