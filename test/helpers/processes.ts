@@ -4,6 +4,7 @@
  * store and the saved static data are the harness's, shared by all. Call `resetProcesses` before each test.
  */
 import { forgetProcessMemory, processRegistry } from '../../nodes/Recruiting/memory/registry';
+import type { Sandbox } from '../sandbox/server';
 
 /** The registry's map of this module instance. */
 const liveRegistry = () => (processRegistry() as unknown as { memories: Map<string, unknown> }).memories;
@@ -24,4 +25,13 @@ export function resetProcesses(): void {
 	forgetProcessMemory();
 	parked.clear();
 	running = 'main';
+}
+
+/** Call at the top of a test file: before each test every process is forgotten and the sandbox has no faults; after it, none either. */
+export function useProcesses(sandbox: () => Sandbox): void {
+	beforeEach(() => {
+		resetProcesses();
+		sandbox().setFaults({});
+	});
+	afterEach(() => sandbox().setFaults({}));
 }

@@ -20,7 +20,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { forgetProcessMemory } from '../../nodes/Recruiting/memory/registry';
-import { inProcess, resetProcesses } from '../helpers/processes';
+import { inProcess, useProcesses } from '../helpers/processes';
 import { Harness } from '../helpers/harness';
 import { adoptBy, BY_EMAIL, BY_KEY, BY_PHONE, dry, FIELDS, forgetBy, NEVER_STORED, OPTIONS, STORED_NO_ANSWER, withOptions } from '../helpers/matchBy';
 import { ALICE, emailCredential, useSandbox, writesSince } from '../helpers/sandbox';
@@ -33,11 +33,7 @@ const sandbox = useSandbox();
 // n8n processes: each has its own registry (restart = a fresh one); n8n's store and the saved static data are shared
 // ---------------------------------------------------------------------------------------------
 
-beforeEach(() => {
-	resetProcesses();
-	sandbox().setFaults({});
-});
-afterEach(() => sandbox().setFaults({}));
+useProcesses(sandbox);
 
 const harness = () => new Harness(emailCredential(sandbox(), ALICE));
 

@@ -23,7 +23,7 @@ import { sleep } from 'n8n-workflow';
 
 import { ADOPT_NOT_CHECKED, FORGET_NOT_CHECKED, NEW_SLUG, NOT_CHECKED } from '../../nodes/Recruiting/actions/candidate/upsert/dryRun';
 import { Harness, deduplicator } from '../helpers/harness';
-import { inProcess, resetProcesses } from '../helpers/processes';
+import { inProcess, useProcesses } from '../helpers/processes';
 import type { RunOptions } from '../helpers/harness';
 import { adoptBy, BY_EMAIL, BY_PHONE, CANDIDATE, dry, FIELDS, forgetBy, NEVER_STORED, OPTIONS, STORED_NO_ANSWER, withOptions } from '../helpers/matchBy';
 import type { Logged } from '../helpers/sandbox';
@@ -37,11 +37,7 @@ const sandbox = useSandbox();
 // n8n processes (as aliasBreak2.test.ts): each its own registry; n8n's store and the saved static data are shared
 // ---------------------------------------------------------------------------------------------
 
-beforeEach(() => {
-	resetProcesses();
-	sandbox().setFaults({});
-});
-afterEach(() => sandbox().setFaults({}));
+useProcesses(sandbox);
 
 const harness = () => new Harness(emailCredential(sandbox(), ALICE));
 

@@ -170,21 +170,26 @@ export class CandidateMemory extends MemoryRows {
 	 * phone, one forgotten by hand) for it; their claims are kept (journal.ts `keep`), so that any other process, and this one
 	 * after a restart, refuses it as "may already exist".
 	 */
-	holdUnder(keys: readonly string[]): void {
+	holdUnder(keys: readonly string[], owner: string): void {
 		for (const key of keys) {
-			this.shared.sentUnanswered(key, true);
+			this.shared.heldUnder(key, owner);
 			this.journal.keep(key, this.visit);
 		}
 	}
 
-	/** The row held under this, its other key, was adopted or forgotten: the key is no longer held for it. */
-	letGoOther(key: string): void {
-		this.shared.unansweredOther.delete(key);
+	/** A row with one of the keys `owners` was adopted or forgotten: `key`, its other key, no longer holds it (another row's hold there stays). */
+	letGoOther(key: string, owners: readonly string[]): void {
+		this.shared.letGo(key, owners);
 	}
 
 	/** Whether this process holds a creation of a row under this, its other key (`holdUnder`). */
 	heldUnderOther(key: string): boolean {
 		return this.shared.unansweredOther.has(key);
+	}
+
+	/** Whether this, a row's other key, holds the creation of a row with none of the keys `owners` (another person sharing the phone). */
+	heldForOthers(key: string, owners: readonly string[]): boolean {
+		return [...(this.shared.unansweredOther.get(key) ?? [])].some((owner) => !owners.includes(owner));
 	}
 
 	/**

@@ -44,8 +44,11 @@ export class Shared {
 	/** Rows whose creation an execution of this process sent without an answer, and whose slug it has not learned since: none of their records went out from here. */
 	readonly unanswered = new Set<string>();
 
-	/** The other keys (Match By switched) of those rows: a run matched by one of them refuses the row as held, whatever it recalls there. */
-	readonly unansweredOther = new Set<string>();
+	/**
+	 * The other keys (Match By switched) of those rows, each with the keys of the rows held under it: a run matched by one of
+	 * them refuses the row as held, whatever it recalls there; only Adopt or Forget of such a row lets its hold there go.
+	 */
+	readonly unansweredOther = new Map<string, Set<string>>();
 
 	/** The work running per row key: the next in line waits for it. */
 	readonly turns = new Map<string, Promise<unknown>>();
@@ -105,10 +108,25 @@ export class Shared {
 	}
 
 	/** A creation sent without an answer (see `unanswered`); the oldest go past `MAX_ENTRIES`. */
-	sentUnanswered(key: string, other = false): void {
-		const keys = other ? this.unansweredOther : this.unanswered;
-		keys.add(key);
-		if (keys.size > MAX_ENTRIES) keys.delete(keys.values().next().value as string);
+	sentUnanswered(key: string): void {
+		this.unanswered.add(key);
+		if (this.unanswered.size > MAX_ENTRIES) this.unanswered.delete(this.unanswered.values().next().value as string);
+	}
+
+	/** The row of `owner` held under its other key `other` too (see `unansweredOther`); the oldest go past `MAX_ENTRIES`. */
+	heldUnder(other: string, owner: string): void {
+		const owners = this.unansweredOther.get(other) ?? new Set<string>();
+		owners.add(owner);
+		this.unansweredOther.delete(other);
+		this.unansweredOther.set(other, owners);
+		if (this.unansweredOther.size > MAX_ENTRIES) this.unansweredOther.delete(this.unansweredOther.keys().next().value as string);
+	}
+
+	/** The holds under `other` of the rows with these keys go (all of them without `owners`). */
+	letGo(other: string, owners?: readonly string[]): void {
+		const held = this.unansweredOther.get(other);
+		for (const owner of owners ?? [...(held ?? [])]) held?.delete(owner);
+		if (held?.size === 0) this.unansweredOther.delete(other);
 	}
 
 	/** Runs `work` for a row key after the work for that key already in line (in any execution of this process). */
@@ -169,7 +187,7 @@ export class Registry {
 		for (const [key, learned] of peeked?.learned ?? []) copy.learned.set(key, learned);
 		for (const [key, saved] of peeked?.forgotten ?? []) copy.forgotten.set(key, saved);
 		for (const key of peeked?.unanswered ?? []) copy.unanswered.add(key);
-		for (const key of peeked?.unansweredOther ?? []) copy.unansweredOther.add(key);
+		for (const [key, owners] of peeked?.unansweredOther ?? []) copy.unansweredOther.set(key, new Set(owners));
 		return copy;
 	}
 

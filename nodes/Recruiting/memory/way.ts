@@ -22,7 +22,12 @@
 import type { Admission, MemoryRows } from './rows';
 
 /** The memory a row's way goes through (`CandidateMemory`, index.ts). */
-type WayMemory = MemoryRows & { holdUnder: (keys: readonly string[]) => void; heldUnderOther: (key: string) => boolean; letGoOther: (key: string) => void };
+type WayMemory = MemoryRows & {
+	holdUnder: (keys: readonly string[], owner: string) => void;
+	heldUnderOther: (key: string) => boolean;
+	heldForOthers: (key: string, owners: readonly string[]) => boolean;
+	letGoOther: (key: string, owners: readonly string[]) => void;
+};
 
 /** A row on its way: its memory key, its keys under the identifiers it is not matched by, the slug known for it, its content print. */
 export interface RowOnItsWay {
@@ -92,7 +97,7 @@ export async function throughMemory<T>(memory: WayMemory, row: RowOnItsWay, step
 		if (failure.slugGiven) memory.settled([row.key], undefined, true);
 		else if (row.slug === undefined && failure.mayExist) {
 			memory.unanswered(row.key);
-			memory.holdUnder(row.aliases);
+			memory.holdUnder(row.aliases, row.key);
 		}
 		// Refused before anything was created: the row may be created in a later run.
 		else if (row.slug === undefined) await memory.unclaim(row.key);
@@ -134,7 +139,9 @@ export async function adoptThroughMemory(memory: WayMemory, row: RowToAdopt): Pr
 	const known = memory.recall(row.key);
 	const prints = (which: 'print' | 'unknown') => [...new Set(row.records.map((record) => record[which]))];
 	let adoption: Adoption;
-	if (row.given) adoption = { how: 'given', entry: row.given, marked: 0 };
+	// Its Sync State says what was sent; a record this memory knows it added to this very candidate stays added (as Sync Rows
+	// takes a given state, upsert.operation.ts `knownOf`): a state one run old does not post it again.
+	if (row.given) adoption = { how: 'given', entry: { p: row.given.p, r: [...new Set([...(row.given.r ?? []), ...(known?.s === row.slug ? (known.r ?? []) : [])])] }, marked: 0 };
 	else if (known?.s === row.slug) {
 		// Only records whose post got no answer: one the service refused, or never sent, stays to be sent.
 		const held = new Set(known.r ?? []);
@@ -152,9 +159,11 @@ export async function adoptThroughMemory(memory: WayMemory, row: RowToAdopt): Pr
 		// Changed since (or never sent in full): its records are taken as added (posting them again would add them twice), its profile is sent by the next run.
 		adoption = { how: 'changed', entry: { r: prints('print') }, marked: 0 };
 	}
-	for (const key of [row.key, ...row.aliases]) {
+	const keys = [row.key, ...row.aliases];
+	for (const key of keys) {
 		memory.remember(key, { s: row.slug, ...adoption.entry });
-		memory.letGoOther(key);
+		// Its own hold there goes; another row's (a person sharing the phone, held after a creation without an answer) stays.
+		memory.letGoOther(key, keys);
 	}
 	if (!row.given && known?.s !== row.slug && adoption.entry.p !== undefined) memory.settled([row.key], row.content, false);
 	return adoption;
@@ -168,13 +177,16 @@ export async function adoptThroughMemory(memory: WayMemory, row: RowToAdopt): Pr
 export async function forgetWithTwins(memory: WayMemory, key: string, aliases: readonly string[]): Promise<{ slug: string | undefined; known: boolean }> {
 	const slug = memory.recall(key)?.s;
 	// Without a slug here: a row held here under this key holds its other keys too (`holdUnder`), or it was held under the other
-	// key; those go, but one under which this memory knows another candidate (sharing the phone), whose hold alone goes.
+	// key; those go, but one under which this memory knows another candidate (sharing the phone), whose hold alone goes. An other
+	// key that holds another row's creation of unknown outcome (a person sharing the phone) stays, with that hold.
 	const held = memory.held(key, true);
+	const mine = [key, ...aliases];
 	const twins: string[] = [];
 	for (const alias of aliases) {
 		const there = memory.recall(alias)?.s;
-		if (slug ? there === slug : (held || memory.held(alias, true)) && there === undefined) twins.push(alias);
-		else if (!slug && held) memory.letGoOther(alias);
+		const twin = slug ? there === slug : (held || memory.held(alias, true)) && there === undefined;
+		if (twin && !memory.heldForOthers(alias, mine)) twins.push(alias);
+		else memory.letGoOther(alias, mine);
 	}
 	let known = await memory.forget(key);
 	for (const alias of twins) known = (await memory.forget(alias)) || known;
