@@ -214,8 +214,6 @@ class PlannedMemory extends CandidateMemory {
 	/** Row key → the row as the plan left it (undefined: forgotten). */
 	private readonly planned = new Map<string, string | undefined>();
 
-	private readonly letGo = new Set<string>();
-
 	constructor(
 		shared: Shared,
 		store: NodeStore,
@@ -234,8 +232,9 @@ class PlannedMemory extends CandidateMemory {
 		return super.recall(key) ?? this.elsewhere?.(key);
 	}
 
+	/** Held by any execution of this process, running or ended (the copy of its rows held after a creation without an answer). */
 	override held(key: string): boolean {
-		return !this.letGo.has(key) && super.held(key, true);
+		return super.held(key, true);
 	}
 
 	override async claim(): Promise<boolean> {
@@ -252,7 +251,8 @@ class PlannedMemory extends CandidateMemory {
 		// A held row's claim is there: the real forget finds and removes it.
 		const known = this.recall(key) !== undefined || this.held(key);
 		this.planned.set(key, undefined);
-		this.letGo.add(key);
+		// On the plan's copy of the process's memory, as the real forget on the process's: its holds under this key go.
+		this.shared.forgotByUser(key, this.store.raw(key));
 		return known;
 	}
 
