@@ -170,16 +170,21 @@ export class CandidateMemory extends MemoryRows {
 	 * phone, one forgotten by hand) for it; their claims are kept (journal.ts `keep`), so that any other process, and this one
 	 * after a restart, refuses it as "may already exist".
 	 */
-	holdUnder(keys: readonly string[], owner: string): void {
+	holdUnder(keys: readonly string[], row: string): void {
 		for (const key of keys) {
-			this.shared.heldUnder(key, owner);
+			this.shared.unansweredOther.hold(key, row, [row, ...keys]);
 			this.journal.keep(key, this.visit);
 		}
 	}
 
-	/** A row with one of the keys `owners` was adopted or forgotten: `key`, its other key, no longer holds it (another row's hold there stays). */
-	letGoOther(key: string, owners: readonly string[]): void {
-		this.shared.letGo(key, owners);
+	/** The row with the keys `keys` was adopted or forgotten: `key`, one of them, no longer holds it (another row's hold there stays: holds.ts). */
+	letGoOther(key: string, keys: readonly string[]): void {
+		this.shared.unansweredOther.letGo(key, keys);
+	}
+
+	/** The other keys this process holds the row sent under `key` under (`holdUnder`: its phone then, which may since have changed). */
+	heldUnderOthersOf(key: string): string[] {
+		return this.shared.unansweredOther.of(key);
 	}
 
 	/** Whether this process holds a creation of a row under this, its other key (`holdUnder`). */
@@ -187,9 +192,9 @@ export class CandidateMemory extends MemoryRows {
 		return this.shared.unansweredOther.has(key);
 	}
 
-	/** Whether this, a row's other key, holds the creation of a row with none of the keys `owners` (another person sharing the phone). */
-	heldForOthers(key: string, owners: readonly string[]): boolean {
-		return [...(this.shared.unansweredOther.get(key) ?? [])].some((owner) => !owners.includes(owner));
+	/** Whether this, a row's other key, holds the creation of a row that shares none of the keys `keys` (another person sharing the phone). */
+	heldForOthers(key: string, keys: readonly string[]): boolean {
+		return this.shared.unansweredOther.holdsOthers(key, keys);
 	}
 
 	/**

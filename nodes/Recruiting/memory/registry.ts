@@ -17,6 +17,7 @@
  */
 import type { Clock } from './clock';
 import { systemClock } from './clock';
+import { OtherHolds } from './holds';
 import { Journal } from './journal';
 import { PaceSamples } from './pace';
 import { MAX_ENTRIES } from './store';
@@ -44,11 +45,8 @@ export class Shared {
 	/** Rows whose creation an execution of this process sent without an answer, and whose slug it has not learned since: none of their records went out from here. */
 	readonly unanswered = new Set<string>();
 
-	/**
-	 * The other keys (Match By switched) of those rows, each with the keys of the rows held under it: a run matched by one of
-	 * them refuses the row as held, whatever it recalls there; only Adopt or Forget of such a row lets its hold there go.
-	 */
-	readonly unansweredOther = new Map<string, Set<string>>();
+	/** The other keys (Match By switched) of those rows: a run matched by one of them refuses the row as held, whatever it recalls there (holds.ts). */
+	readonly unansweredOther = new OtherHolds();
 
 	/** The work running per row key: the next in line waits for it. */
 	readonly turns = new Map<string, Promise<unknown>>();
@@ -72,6 +70,7 @@ export class Shared {
 
 	learn(key: string, entry: Learned): void {
 		this.unanswered.delete(key);
+		this.unansweredOther.settled(key);
 		this.learned.delete(key);
 		this.learned.set(key, { ...entry, seq: ++this.learnings });
 		if (this.learned.size > MAX_ENTRIES) {
@@ -91,7 +90,9 @@ export class Shared {
 	/** A row forgotten by Forget Each Input Row or Forget All Rows (see `forgotten`). */
 	forgotByUser(key: string, saved: string | undefined): void {
 		this.unanswered.delete(key);
-		this.unansweredOther.delete(key);
+		// Forgotten under this key: every hold under it goes (under its Match By it is the one candidate), and its own elsewhere.
+		this.unansweredOther.letGo(key);
+		this.unansweredOther.settled(key);
 		this.learned.delete(key);
 		this.forgotten.delete(key);
 		this.forgotten.set(key, saved);
@@ -113,21 +114,6 @@ export class Shared {
 		if (this.unanswered.size > MAX_ENTRIES) this.unanswered.delete(this.unanswered.values().next().value as string);
 	}
 
-	/** The row of `owner` held under its other key `other` too (see `unansweredOther`); the oldest go past `MAX_ENTRIES`. */
-	heldUnder(other: string, owner: string): void {
-		const owners = this.unansweredOther.get(other) ?? new Set<string>();
-		owners.add(owner);
-		this.unansweredOther.delete(other);
-		this.unansweredOther.set(other, owners);
-		if (this.unansweredOther.size > MAX_ENTRIES) this.unansweredOther.delete(this.unansweredOther.keys().next().value as string);
-	}
-
-	/** The holds under `other` of the rows with these keys go (all of them without `owners`). */
-	letGo(other: string, owners?: readonly string[]): void {
-		const held = this.unansweredOther.get(other);
-		for (const owner of owners ?? [...(held ?? [])]) held?.delete(owner);
-		if (held?.size === 0) this.unansweredOther.delete(other);
-	}
 
 	/** Runs `work` for a row key after the work for that key already in line (in any execution of this process). */
 	async inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
@@ -187,7 +173,7 @@ export class Registry {
 		for (const [key, learned] of peeked?.learned ?? []) copy.learned.set(key, learned);
 		for (const [key, saved] of peeked?.forgotten ?? []) copy.forgotten.set(key, saved);
 		for (const key of peeked?.unanswered ?? []) copy.unanswered.add(key);
-		for (const [key, owners] of peeked?.unansweredOther ?? []) copy.unansweredOther.set(key, new Set(owners));
+		peeked?.unansweredOther.copyInto(copy.unansweredOther);
 		return copy;
 	}
 

@@ -26,6 +26,7 @@ type WayMemory = MemoryRows & {
 	holdUnder: (keys: readonly string[], owner: string) => void;
 	heldUnderOther: (key: string) => boolean;
 	heldForOthers: (key: string, owners: readonly string[]) => boolean;
+	heldUnderOthersOf: (key: string) => string[];
 	letGoOther: (key: string, owners: readonly string[]) => void;
 };
 
@@ -174,7 +175,9 @@ export async function adoptThroughMemory(memory: WayMemory, row: RowToAdopt): Pr
  * e-mail or phone (for a switch of Match By); without a slug, the other keys of a row this process
  * holds, but one where it knows another candidate. True when the memory knew the row under any of them.
  */
-export async function forgetWithTwins(memory: WayMemory, key: string, aliases: readonly string[]): Promise<{ slug: string | undefined; known: boolean }> {
+export async function forgetWithTwins(memory: WayMemory, key: string, given: readonly string[]): Promise<{ slug: string | undefined; known: boolean }> {
+	// Its other keys as given, and those this process holds it under (the phone it had when its creation went out without an answer).
+	const aliases = [...new Set([...given, ...memory.heldUnderOthersOf(key)])];
 	const slug = memory.recall(key)?.s;
 	// Without a slug here: a row held here under this key holds its other keys too (`holdUnder`), or it was held under the other
 	// key; those go, but one under which this memory knows another candidate (sharing the phone), whose hold alone goes. An other
