@@ -22,9 +22,10 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { Harness } from '../helpers/harness';
 import { inProcess, useProcesses } from '../helpers/processes';
-import { adoptBy, BY_EMAIL, BY_PHONE, CANDIDATE, FIELDS, forgetBy, STORED_NO_ANSWER, withOptions } from '../helpers/matchBy';
-import { ALICE, emailCredential, loggedSince, useSandbox, writesOf } from '../helpers/sandbox';
-import { MAY_EXIST, creationEmails, upsertParameters, until } from '../helpers/upsert';
+import { mayExist, syncRuns, worker } from '../helpers/sync';
+import { adoptBy, BY_EMAIL, BY_PHONE, CANDIDATE, forgetBy, STORED_NO_ANSWER, withOptions } from '../helpers/matchBy';
+import { ALICE, emailCredential, useSandbox } from '../helpers/sandbox';
+import { creationEmails, until } from '../helpers/upsert';
 
 const sandbox = useSandbox();
 
@@ -32,37 +33,10 @@ useProcesses(sandbox);
 
 const harness = () => new Harness(emailCredential(sandbox(), ALICE));
 
-/** A queue worker's execution (n8n 2.40+): no saved static data. */
-const worker = { worker: true };
-
-/** One execution of Create or Update (On Error: Continue): outputs, actions, writes (method and path) and the creations it sent. */
-async function run(h: Harness, items: IDataObject[], extra: INodeParameters, how: { worker?: boolean } = {}) {
-	const from = sandbox().requests.length;
-	const result = await h.run({ parameters: upsertParameters(extra, FIELDS), items, onError: 'continueRegularOutput', ...(how.worker ? { loadStaticData: false } : {}) });
-	const outputs = result.items.map((item) => item.json);
-	return {
-		outputs,
-		actions: outputs.map((json) => String(json.action ?? 'none')),
-		writes: writesOf(loggedSince(sandbox(), from)).map((request) => `${request.method} ${request.path}`),
-		creations: creationEmails(sandbox(), from),
-	};
-}
-
-/** The candidates Alice's company stores under an e-mail. */
-const storedOf = (email: unknown) =>
-	sandbox()
-		.candidates(1)
-		.filter((candidate) => candidate.email === email);
-
-const candidateOf = (slug: unknown) =>
-	sandbox()
-		.candidates(1)
-		.find((candidate) => candidate.slug === slug);
+const { run, storedOf, candidateOf } = syncRuns(sandbox);
 
 /** The IT skills of a candidate, sorted ("SQL:3"). */
 const skillsOf = (slug: unknown) => (candidateOf(slug)?.records.itSkills ?? []).map((skill) => `${skill.skill_name}:${skill.skill_level_id}`).sort();
-
-const mayExist = (json: IDataObject) => json.action === 'failed' && MAY_EXIST.test(String(json.error));
 
 const person = (tag: string, phone: string, more: IDataObject = {}): IDataObject => ({ email: `afb.${tag}@example.test`, phone, first: tag, city: 'Bonn', skills: '', ...more });
 

@@ -18,13 +18,13 @@
  * (docs/create-or-update.md, "What a switch does not cover"): a Forget by a phone two people share forgets that phone's one
  * candidate and every hold under it, as Match By Phone sees them: one person.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { Harness } from '../helpers/harness';
 import { inProcess, useProcesses } from '../helpers/processes';
-import { adoptBy, BY_EMAIL, BY_KEY, BY_PHONE, dry, FIELDS, forgetBy, NEVER_STORED, STORED_NO_ANSWER, withOptions } from '../helpers/matchBy';
-import { ALICE, emailCredential, useSandbox, writesSince } from '../helpers/sandbox';
-import { MAY_EXIST, creationEmails, upsertParameters } from '../helpers/upsert';
+import { mayExist, syncRuns, worker } from '../helpers/sync';
+import { adoptBy, BY_EMAIL, BY_KEY, BY_PHONE, dry, forgetBy, NEVER_STORED, STORED_NO_ANSWER, withOptions } from '../helpers/matchBy';
+import { ALICE, emailCredential, useSandbox } from '../helpers/sandbox';
 
 const sandbox = useSandbox();
 
@@ -32,29 +32,7 @@ useProcesses(sandbox);
 
 const harness = () => new Harness(emailCredential(sandbox(), ALICE));
 
-/** A queue worker's execution (n8n 2.40+): no saved static data. */
-const worker = { worker: true };
-
-/** One execution of Create or Update (On Error: Continue): outputs, actions, writes (method and path) and the creations it sent. */
-async function run(h: Harness, items: IDataObject[], extra: INodeParameters, how: { worker?: boolean } = {}) {
-	const from = sandbox().requests.length;
-	const result = await h.run({ parameters: upsertParameters(extra, FIELDS), items, onError: 'continueRegularOutput', ...(how.worker ? { loadStaticData: false } : {}) });
-	const outputs = result.items.map((item) => item.json);
-	return { outputs, actions: outputs.map((json) => String(json.action ?? 'none')), writes: writesSince(sandbox(), from), creations: creationEmails(sandbox(), from) };
-}
-
-/** The candidates Alice's company stores under an e-mail. */
-const storedOf = (email: unknown) =>
-	sandbox()
-		.candidates(1)
-		.filter((candidate) => candidate.email === email);
-
-const candidateOf = (slug: unknown) =>
-	sandbox()
-		.candidates(1)
-		.find((candidate) => candidate.slug === slug);
-
-const mayExist = (json: IDataObject) => json.action === 'failed' && MAY_EXIST.test(String(json.error));
+const { run, storedOf, candidateOf } = syncRuns(sandbox);
 
 /** The writes (method and path) a dry run's output plans, in the order planned. */
 const planned = (outputs: IDataObject[]) => outputs.flatMap((output) => ((output.requests as IDataObject[] | undefined) ?? []).map((request) => `${String(request.method)} ${String(request.path)}`));
