@@ -70,7 +70,7 @@ export interface MemoryHost {
 }
 
 export type { Admission } from './rows';
-export { adoptThroughMemory, forgetWithTwins, throughMemory } from './way';
+export { adoptThroughMemory, forgetWithTwins, givenState, throughMemory } from './way';
 export type { Adoption, RowOnItsWay, RowToAdopt, Sent, SendFailed, WaySteps } from './way';
 
 export class CandidateMemory extends MemoryRows {

@@ -114,7 +114,6 @@ export class Shared {
 		if (this.unanswered.size > MAX_ENTRIES) this.unanswered.delete(this.unanswered.values().next().value as string);
 	}
 
-
 	/** Runs `work` for a row key after the work for that key already in line (in any execution of this process). */
 	async inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
 		const before = this.turns.get(key) ?? Promise.resolve();

@@ -23,11 +23,11 @@ import type { Admission, MemoryRows } from './rows';
 
 /** The memory a row's way goes through (`CandidateMemory`, index.ts). */
 type WayMemory = MemoryRows & {
-	holdUnder: (keys: readonly string[], owner: string) => void;
+	holdUnder: (keys: readonly string[], row: string) => void;
 	heldUnderOther: (key: string) => boolean;
-	heldForOthers: (key: string, owners: readonly string[]) => boolean;
+	heldForOthers: (key: string, keys: readonly string[]) => boolean;
 	heldUnderOthersOf: (key: string) => string[];
-	letGoOther: (key: string, owners: readonly string[]) => void;
+	letGoOther: (key: string, keys: readonly string[]) => void;
 };
 
 /** A row on its way: its memory key, its keys under the identifiers it is not matched by, the slug known for it, its content print. */
@@ -108,6 +108,16 @@ export async function throughMemory<T>(memory: WayMemory, row: RowOnItsWay, step
 	return sent.output;
 }
 
+/**
+ * What was sent for a row whose Sync State is given with its slug: what the state says, and the records this memory knows it
+ * added to that very candidate (a state one run old, or a row given twice with the same state, does not post them again).
+ * Sync Rows (upsert.operation.ts `knownOf`) and Adopt Given Slugs (`adoptThroughMemory`) take a given state so.
+ */
+export function givenState(remembered: { s?: string; r?: string[] } | undefined, slug: string, given: { p?: string; r?: string[] }): { p?: string; r: string[] } {
+	const added = remembered?.s === slug ? (remembered.r ?? []) : [];
+	return { p: given.p, r: [...new Set([...(given.r ?? []), ...added])] };
+}
+
 /** A row given its candidate's slug (Adopt Given Slugs), with its prints as the memory keeps them. */
 export interface RowToAdopt {
 	key: string;
@@ -140,9 +150,7 @@ export async function adoptThroughMemory(memory: WayMemory, row: RowToAdopt): Pr
 	const known = memory.recall(row.key);
 	const prints = (which: 'print' | 'unknown') => [...new Set(row.records.map((record) => record[which]))];
 	let adoption: Adoption;
-	// Its Sync State says what was sent; a record this memory knows it added to this very candidate stays added (as Sync Rows
-	// takes a given state, upsert.operation.ts `knownOf`): a state one run old does not post it again.
-	if (row.given) adoption = { how: 'given', entry: { p: row.given.p, r: [...new Set([...(row.given.r ?? []), ...(known?.s === row.slug ? (known.r ?? []) : [])])] }, marked: 0 };
+	if (row.given) adoption = { how: 'given', entry: givenState(known, row.slug, row.given), marked: 0 };
 	else if (known?.s === row.slug) {
 		// Only records whose post got no answer: one the service refused, or never sent, stays to be sent.
 		const held = new Set(known.r ?? []);

@@ -18,7 +18,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { MatchBy } from '../../memory';
-import { AHEAD, CandidateMemory, retryMemory, throughMemory } from '../../memory';
+import { AHEAD, CandidateMemory, givenState, retryMemory, throughMemory } from '../../memory';
 import type { SentState } from '../../memory/syncState';
 import type { RunContext, Send } from '../context';
 import { itemParameter } from '../shared/parameters';
@@ -77,11 +77,7 @@ function aliasKeys(memory: CandidateMemory, matchBy: MatchBy, valueOf: (by: 'ema
 /** What was sent for the row's candidate before: the row's state (given with its slug) wins over the memory. */
 export function knownOf(memory: CandidateMemory, key: string, input: ImportInput, given: SentState | undefined): Known | undefined {
 	const remembered = memory.recall(key);
-	if (given) {
-		// Only a record the memory knows it added to this same candidate is not posted again (a row given twice with the same state adds it once).
-		const added = remembered?.s === input.givenSlug ? (remembered.r ?? []) : [];
-		return { s: input.givenSlug, p: given.p, r: [...new Set([...(given.r ?? []), ...added])] };
-	}
+	if (given) return { s: input.givenSlug, ...givenState(remembered, input.givenSlug, given) };
 	// A given slug that differs from the remembered one starts the row afresh with that candidate.
 	return input.givenSlug && input.givenSlug !== remembered?.s ? undefined : remembered;
 }
