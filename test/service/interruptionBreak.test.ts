@@ -123,7 +123,8 @@ describe('Stop Execution at different moments, then a re-run', () => {
 		await first;
 		sandbox().setFaults({});
 		const refused = rerun.outputs.filter((output) => output.action === 'failed');
-		for (const output of refused) expect(String(output.error)).toMatch(/may already exist/);
+		// A creation in flight at the stop is held ("may already exist"); a record's post in flight then is held as of unknown outcome.
+		for (const output of refused) expect(String(output.error)).toMatch(/may already exist|got no answer: it may have been added/);
 		// Only creations in flight at the stop (at most the run's concurrency) may be held.
 		expect(refused.length).toBeLessThanOrEqual(4);
 		// A held row was sent (its creation may or may not be stored); every other row is stored exactly once.
