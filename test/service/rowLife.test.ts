@@ -137,8 +137,9 @@ describe("issue 46: a row's life in one process", () => {
 		await delay(2_500);
 		sandbox().setFaults({});
 		const created = creationsSent(from);
-		// The run stopped at row 41 while rows after it were prepared (and so claimed) ahead.
-		expect(created.size).toBeGreaterThanOrEqual(40);
+		// The run stopped at row 41 while rows after it were prepared (and so claimed) ahead. The rows before it that were
+		// still in flight (at most the concurrency, 4) may not have sent their creation yet: a stopping run sends none.
+		expect(created.size).toBeGreaterThanOrEqual(40 - 4);
 		expect(created.size).toBeLessThan(sheet.length - 20);
 		const rerun = await sync(harness, sheet);
 		const refused = rerun.outputs.filter((output) => output.action === 'failed');
