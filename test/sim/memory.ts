@@ -52,8 +52,8 @@ export const keyOfRow = (name: string) => rowKey(accountScope(CREDENTIALS, CREDE
 /** A simulated row's e-mail and phone (scenarios that switch Match By): `r7` is r7@example.com, 030 5550007. */
 export const identifierOf = (name: string, by: 'email' | 'phone') => (by === 'email' ? `${name}@example.com` : `030 555${name.slice(1).padStart(4, '0')}`);
 
-/** Every memory key of a simulated row: its Match Key, e-mail and phone (as `keyOf` makes them). */
-export const keysOfRow = (name: string) => [keyOfRow(name), ...(['email', 'phone'] as const).map((by) => rowKey(accountScope(CREDENTIALS, CREDENTIAL_ID), by, by === 'email' ? identifierOf(name, by) : identifierOf(name, by).replace(/\D/g, '')))];
+/** Every memory key of a simulated row: its Match Key, e-mail and phone (as `keyOf` makes them; `phone`: one it shares with another row). */
+export const keysOfRow = (name: string, phone = identifierOf(name, 'phone')) => [keyOfRow(name), ...(['email', 'phone'] as const).map((by) => rowKey(accountScope(CREDENTIALS, CREDENTIAL_ID), by, by === 'email' ? identifierOf(name, by) : phone.replace(/\D/g, '')))];
 
 /** What a scenario turns on (chances are per seed, per execution or per call, as named). */
 export interface Knobs {
@@ -96,6 +96,12 @@ export interface Knobs {
 	 * Not set: every execution matches by Match Key, rows have neither.
 	 */
 	switchMatchBy?: number;
+	/**
+	 * With `switchMatchBy`: per row (after one that shares none), the chance that it has the phone of the row before it (two
+	 * people, one phone). Matched by phone they are one candidate: a row that updates the other's candidate is no error there,
+	 * a creation while that candidate exists is one (each Match By judged by its own identity, `identity`).
+	 */
+	sharePhone?: number;
 }
 
 type Fate = 'answered' | 'refused' | 'unknown' | 'aborted' | 'cancelled';
@@ -129,7 +135,12 @@ interface Candidate {
 	slug: string;
 	at: number;
 	deletedAt?: number;
+	/** The rows whose candidate it is: the one that created it, and those that updated or adopted it (matched by a phone they share). */
+	of: Set<RowLog>;
 }
+
+/** What the judge reads of a row, or of the rows one identity spans (`Simulation.view`). */
+type RowView = Pick<RowLog, 'name' | 'keys' | 'touches' | 'sends' | 'forgets' | 'live' | 'sendsSinceForget'>;
 
 /** A refusal whose reason (or whose very refusal) is not true, with why the simulation says so. */
 export interface Wrong {
@@ -158,7 +169,15 @@ export interface PlanDiff {
  */
 const STORE_STOPS = ['same', 'known', 'busy', 'unsure'];
 const REFUSALS = ['held', 'known', 'busy', 'unsure'];
-const PLAN_ALLOWS: Record<string, string[]> = { created: ['created', ...STORE_STOPS], updated: ['updated'], unchanged: ['unchanged'], ...Object.fromEntries(REFUSALS.map((why) => [why, [...REFUSALS, 'same']])) };
+/** A row planned as an update of a creation planned earlier in the same input (another row with its phone, matched by phone): that creation may meet the store (upsert/dryRun.ts `notChecked`). */
+const AFTER_PLANNED = 'updated (the candidate planned earlier)';
+const PLAN_ALLOWS: Record<string, string[]> = {
+	created: ['created', ...STORE_STOPS],
+	updated: ['updated'],
+	[AFTER_PLANNED]: ['updated', ...STORE_STOPS],
+	unchanged: ['unchanged'],
+	...Object.fromEntries(REFUSALS.map((why) => [why, [...REFUSALS, 'same']])),
+};
 
 /** What the service or an interruption decided, not the memory (the plan cannot know it): not compared. */
 const NOT_THE_MEMORY = ['refused by the service', 'unknown', 'cancelled', 'update failed', 'failed'];
@@ -186,9 +205,15 @@ class RowLog {
 
 	readonly log: string[] = [];
 
-	constructor(readonly name: string) {
+	/** Whether another row has its phone (`sharePhone`). */
+	sharesPhone = false;
+
+	constructor(
+		readonly name: string,
+		readonly phone = identifierOf(name, 'phone'),
+	) {
 		this.key = keyOfRow(name);
-		this.keys = keysOfRow(name);
+		this.keys = keysOfRow(name, phone);
 	}
 
 	live(): Candidate[] {
@@ -296,6 +321,8 @@ export interface Outcome {
 	twiceSlowWrite: string[];
 	/** Refusals that broke property 2 or 3. */
 	wrong: Wrong[];
+	/** Rows that updated a candidate of another person (under their execution's Match By: two people sharing a phone are one by phone). */
+	wrongPerson: string[];
 	/** Rows a dry run planned right before an execution of the same process, compared with what that execution did (nothing else worked on them between). */
 	planCompared: number;
 	/** Those the plan got wrong (property 4), with why. */
@@ -354,7 +381,7 @@ export class Simulation {
 	readonly strandedByKill = new Set<string>();
 
 	/** Whether an execution of a process that was killed while it ran worked on the row. */
-	private killedClaimant(row: RowLog): boolean {
+	private killedClaimant(row: RowView): boolean {
 		return [...row.touches].some((exec) => exec.proc.dead || exec.died !== undefined);
 	}
 
@@ -369,14 +396,59 @@ export class Simulation {
 		this.world = new World(seed);
 		this.store = new Store(this.world, SLOW_MS);
 		this.world.store = this.store;
-		this.rows = Array.from({ length: knobs.rows }, (_, index) => new RowLog(`r${index}`));
-		for (const row of this.rows) for (const key of row.keys) this.byKey.set(key, row);
+		this.rows = [];
+		for (let index = 0; index < knobs.rows; index++) {
+			const before = this.rows[index - 1] as RowLog | undefined;
+			// Drawn only where the scenario shares phones: the other scenarios' seeds stay as they were.
+			const shares = knobs.sharePhone !== undefined && before !== undefined && !before.sharesPhone && this.world.random() < knobs.sharePhone;
+			const row = new RowLog(`r${index}`, shares ? before.phone : undefined);
+			if (shares) [before.sharesPhone, row.sharesPhone] = [true, true];
+			this.rows.push(row);
+		}
+		for (const row of this.rows) for (const key of row.keys) if (!this.byKey.has(key)) this.byKey.set(key, row);
 		this.knobs = { stop: 0, kill: 0, outage: 0, noAnswer: 0, refused: 0, forget: 0, adopt: 0, stall: 0, fail: 0, commitFail: 0, jump: 0, later: 0, manual: 0, changed: 0, ...knobs };
 	}
 
 	/** The true time: every event the judge records and compares (a wall clock set back must not reorder them). */
 	now(): number {
 		return this.world.now;
+	}
+
+	/** The rows one person is under a Match By: matched by phone, every row with the row's phone; otherwise the row alone. */
+	identity(matchBy: MatchBy, row: RowLog): RowLog[] {
+		return matchBy === 'phone' && row.sharesPhone ? this.rows.filter((other) => other.phone === row.phone) : [row];
+	}
+
+	/** The rows the judge of a refusal or a plan looks at: every row with the row's phone (its holds and claims may be theirs under either Match By). */
+	private near(row: RowLog): RowView {
+		return this.view(row.sharesPhone ? this.rows.filter((other) => other.phone === row.phone) : [row]);
+	}
+
+	/** Several rows read as one (a row alone: itself, so that scenarios without shared phones judge as before). */
+	view(rows: RowLog[], name = rows.map((row) => row.name).join('+')): RowView {
+		if (rows.length === 1) return rows[0];
+		const all = <T>(of: (row: RowLog) => Iterable<T>) => [...new Set(rows.flatMap((row) => [...of(row)]))];
+		return {
+			name,
+			keys: all((row) => row.keys),
+			touches: new Set(all((row) => row.touches)),
+			sends: all((row) => row.sends),
+			forgets: all((row) => row.forgets),
+			live: () => all((row) => row.live()),
+			sendsSinceForget: () => all((row) => row.sendsSinceForget()),
+		};
+	}
+
+	/** The live candidates of the row's identity under a Match By. */
+	private liveOf(matchBy: MatchBy, row: RowLog): Candidate[] {
+		return [...new Set(this.identity(matchBy, row).flatMap((one) => one.live()))];
+	}
+
+	/** The candidate is (also) the row's: it updated or adopted it. */
+	private associate(candidate: Candidate, row: RowLog): void {
+		if (candidate.of.has(row)) return;
+		candidate.of.add(row);
+		row.candidates.push(candidate);
 	}
 
 	/** The processes' wall clock (`Clock.now`): the true time and the jump. */
@@ -439,7 +511,7 @@ export class Simulation {
 		if (stored)
 			this.world.at(latency * 0.5, () => {
 				send.storedAt = this.now();
-				this.stored(row, slug, content);
+				this.stored(row, exec, slug, content);
 			});
 		const answer = new Promise<{ fate: Fate; slug?: string }>((resolve) => this.world.at(latency, () => resolve(fate === 'answered' ? { fate, slug } : { fate })));
 		const stop = new Promise<{ fate: Fate }>((resolve) => exec.stopAt.push(() => resolve({ fate: 'aborted' })));
@@ -449,18 +521,27 @@ export class Simulation {
 		return heard;
 	}
 
-	private stored(row: RowLog, slug: string, content: string): void {
-		const live = row.live();
-		row.candidates.push({ slug, at: this.now() });
+	/** A creation stored: created twice when a candidate of the row's identity under the creation's Match By lives. */
+	private stored(row: RowLog, exec: Exec, slug: string, content: string): void {
+		const live = this.liveOf(exec.matchBy, row);
+		const candidate: Candidate = { slug, at: this.now(), of: new Set([row]) };
+		row.candidates.push(candidate);
+		this.bySlug.set(slug, candidate);
 		row.reached.add(content);
 		this.note(row, `the service stores ${slug}${live.length > 0 ? ` while ${live.map((c) => c.slug).join(', ')} exists: CREATED TWICE` : ''}`);
-		if (live.length > 0) this.doubles.push({ row, at: this.now() });
+		if (live.length > 0) this.doubles.push({ row, at: this.now(), with: [...new Set([...this.identity(exec.matchBy, row), ...live.flatMap((one) => [...one.of])])] });
 	}
 
-	readonly doubles: Array<{ row: RowLog; at: number }> = [];
+	private readonly bySlug = new Map<string, Candidate>();
+
+	/** Creations stored while a candidate of the same identity lived: the row, and every row of the candidates concerned. */
+	readonly doubles: Array<{ row: RowLog; at: number; with: RowLog[] }> = [];
+
+	/** Updates of a candidate that is not the row's identity's (another person's, under the execution's Match By). */
+	readonly wrongPerson: string[] = [];
 
 	/** Whether another execution than `exec` worked on the row and is running, and when the last of them ended or died. */
-	private others(row: RowLog, exec: Exec): { running: boolean; gone: number } {
+	private others(row: RowView, exec: Exec): { running: boolean; gone: number } {
 		let [running, gone] = [false, -Infinity];
 		for (const other of row.touches) {
 			if (other === exec) continue;
@@ -472,16 +553,18 @@ export class Simulation {
 	}
 
 	/** A refusal of a row without a slug: checked against what happened (properties 2 and 3). */
-	private refused(row: RowLog, exec: Exec, why: Admission, content: string, memory: CandidateMemory): void {
+	private refused(sheetRow: RowLog, exec: Exec, why: Admission, content: string, memory: CandidateMemory): void {
 		this.refusals[why] = (this.refusals[why] ?? 0) + 1;
-		this.note(row, `${exec.id} refused: ${why}`);
+		this.note(sheetRow, `${exec.id} refused: ${why}`);
+		// Two people sharing a phone: what either did counts (a hold or claim under that phone may be the other's).
+		const row = this.near(sheetRow);
 		const sends = row.sendsSinceForget();
 		const { running, gone } = this.others(row, exec);
 		const grace = gone + 2 * EPOCH_MS;
-		const push = (property: 2 | 3, note: string) => this.wrong.push({ row: row.name, exec: exec.id, why, property, note });
+		const push = (property: 2 | 3, note: string) => this.wrong.push({ row: sheetRow.name, exec: exec.id, why, property, note });
 		// A claim of a killed process is never taken over (marks.ts: no lease can tell a dead claimant from a slow clock): counted apart.
 		if (this.killedClaimant(row)) {
-			this.strandedByKill.add(row.name);
+			this.strandedByKill.add(sheetRow.name);
 			return;
 		}
 		if (why !== 'unsure' && sends.length === 0 && !running && exec.start >= grace) {
@@ -541,8 +624,13 @@ export class Simulation {
 						}
 						// A known row whose content changed: the update (trivial: it lands when the candidate exists).
 						await this.wait(20 + 200 * this.random());
-						const candidate = row.candidates.find((one) => one.slug === slug && one.deletedAt === undefined);
-						if (!candidate) throw failure('update failed');
+						const candidate = this.bySlug.get(slug);
+						if (!candidate || candidate.deletedAt !== undefined) throw failure('update failed');
+						if (!this.identity(exec.matchBy, row).some((one) => candidate.of.has(one))) {
+							this.wrongPerson.push(row.name);
+							this.note(row, `${exec.id} updates ${slug}, ANOTHER PERSON'S CANDIDATE (${[...candidate.of].map((one) => one.name).join(', ')})`);
+						}
+						this.associate(candidate, row);
 						row.reached.add(content);
 						remember(slug, content);
 						this.note(row, `${exec.id} updated ${slug}`);
@@ -592,7 +680,7 @@ export class Simulation {
 					refused: (why) => Object.assign(new Error(why), { refusal: why }),
 					send: async () => {
 						remember(slug ?? '(new)', content);
-						return { output: slug === undefined ? 'created' : 'updated', clean: true };
+						return { output: slug === undefined ? 'created' : slug === '(new)' ? AFTER_PLANNED : 'updated', clean: true };
 					},
 					failed: (error) => ({ error: error instanceof Error ? error : new Error(String(error)), slugGiven: false, mayExist: false }),
 				},
@@ -605,16 +693,21 @@ export class Simulation {
 	/** Property 4: each row the dry run planned, against what the execution right after it did, where nothing else worked on the row between. */
 	private comparePlan(exec: Exec, planAt: number, plans: Map<RowLog, string>, outcomes: Map<RowLog, string>): void {
 		const until = (other: Exec) => other.end ?? other.died ?? Infinity;
-		for (const [row, planned] of plans) {
-			const did = outcomes.get(row);
-			const at = exec.decided.get(row);
+		for (const [sheetRow, planned] of plans) {
+			const did = outcomes.get(sheetRow);
+			const at = exec.decided.get(sheetRow);
+			const row = this.near(sheetRow);
+			// Another row with its phone in the same input (one person matched by phone), decided in the other order than planned.
+			const order = [...plans.keys()];
+			const before = (other: RowLog) => order.indexOf(other) < order.indexOf(sheetRow);
+			const twin = order.some((other) => other !== sheetRow && other.phone === sheetRow.phone && before(other) !== (exec.decided.get(other) ?? Infinity) <= (at ?? -Infinity));
 			if (did === undefined || at === undefined || NOT_THE_MEMORY.includes(did)) continue;
-			if ([...row.touches].some((other) => other !== exec && other.start <= at && until(other) >= planAt)) continue;
+			if (twin || [...row.touches].some((other) => other !== exec && other.start <= at && until(other) >= planAt)) continue;
 			if (row.sends.some((send) => (send.storedAt ?? send.at) >= planAt && send.at <= at)) continue;
 			this.planCompared += 1;
 			// A creation this process sent without an answer (since it last forgot the row) is known here, not only in the store: planned as held.
 			const forgotHere = Math.max(-Infinity, ...row.forgets.filter((forget) => forget.by?.proc === exec.proc).map((forget) => forget.until ?? forget.by?.end ?? forget.at));
-			const heldHere = row.sends.some((send) => send.exec.proc === exec.proc && (send.fate === 'unknown' || send.fate === 'aborted') && send.at >= forgotHere);
+			const heldHere = this.view(this.identity(exec.matchBy, sheetRow)).sends.some((send) => send.exec.proc === exec.proc && (send.fate === 'unknown' || send.fate === 'aborted') && send.at >= forgotHere);
 			// The stated limit (docs/create-or-update.md, Dry Run): a row forgotten by another process since (and not created again) is
 			// planned as this process knew it; the real run finds its claim gone in n8n's store and creates it.
 			const forgotten = (forget: RowLog['forgets'][number]) => forget.until ?? forget.by?.end ?? forget.at;
@@ -624,8 +717,8 @@ export class Simulation {
 			const kind = `${planned} → ${did}${limit ? ' (forgotten in another process)' : ''}`;
 			if (agrees && did !== planned) this.planStoreStops[kind] = (this.planStoreStops[kind] ?? 0) + 1;
 			if (agrees) continue;
-			this.planDiffers.push({ row: row.name, exec: exec.id, planned, did });
-			this.note(row, `${exec.id}: its dry run planned ${planned}, the run did ${did}`);
+			this.planDiffers.push({ row: sheetRow.name, exec: exec.id, planned, did });
+			this.note(sheetRow, `${exec.id}: its dry run planned ${planned}, the run did ${did}`);
 		}
 	}
 
@@ -640,7 +733,8 @@ export class Simulation {
 	private keysOf(memory: CandidateMemory, matchBy: MatchBy, row: RowLog): { key: string; aliases: string[] } {
 		if (matchBy === 'key') return { key: memory.keyOf('key', row.name), aliases: [] };
 		const other = matchBy === 'email' ? 'phone' : 'email';
-		return { key: memory.keyOf(matchBy, identifierOf(row.name, matchBy)), aliases: [memory.keyOf(other, identifierOf(row.name, other), true)] };
+		const identifier = (by: 'email' | 'phone') => (by === 'phone' ? row.phone : identifierOf(row.name, by));
+		return { key: memory.keyOf(matchBy, identifier(matchBy)), aliases: [memory.keyOf(other, identifier(other), true)] };
 	}
 
 	/** What n8n gives an execution of the process: a main process loads the saved static data, a queue worker none. */
@@ -692,8 +786,10 @@ export class Simulation {
 		return outcomes;
 	}
 
-	private async run(exec: Exec, rows: RowLog[], outcomes: Map<RowLog, string>, options: { manual?: boolean; concurrency?: number; ahead?: number }): Promise<void> {
+	private async run(exec: Exec, given: RowLog[], outcomes: Map<RowLog, string>, options: { manual?: boolean; concurrency?: number; ahead?: number }): Promise<void> {
 		const proc = exec.proc;
+		// The user deletes the candidates of the rows to forget, and forgets every row whose candidate one of them was.
+		const rows = exec.kind === 'forget' ? this.forgetting(exec.matchBy, given) : given;
 		const { host, staticData, loaded, writable } = this.hostOf(proc);
 		const memory = CandidateMemory.openIn(proc.registry, CREDENTIALS, host);
 		const keys = new Map<RowLog, { key: string; aliases: string[] }>();
@@ -714,11 +810,11 @@ export class Simulation {
 			for (const row of rows) {
 				const during = [...row.touches].some((other) => other.end === undefined && other.died === undefined && !other.proc.dead);
 				row.forgets.push({ at: this.now(), during, by: exec });
-				for (const candidate of row.live()) candidate.deletedAt = this.now();
+				for (const candidate of this.liveOf(exec.matchBy, row)) candidate.deletedAt = this.now();
 				this.note(row, `${exec.id}: the user deleted its candidates and forgets it${during ? ' (while an execution works on it)' : ''}`);
 			}
 		}
-		if (exec.kind === 'adopt') for (const row of rows) slugsGiven.set(row, row.live()[0]?.slug);
+		if (exec.kind === 'adopt') for (const row of rows) slugsGiven.set(row, this.liveOf(exec.matchBy, row)[0]?.slug);
 		const worker = async () => {
 			while (!exec.stopped && next < rows.length) {
 				const index = next++;
@@ -743,6 +839,7 @@ export class Simulation {
 						const adoption = await memory.inTurn(key, async () => await adoptThroughMemory(memory, { key, aliases, slug, content, profile: content, whole: [], records: [] }));
 						if (adoption.how === 'same' && !row.reached.has(content)) this.wrong.push({ row: row.name, exec: exec.id, why: 'same', property: 3, note: `adopted as sent with ${content}, which never reached the service` });
 						this.note(row, `${exec.id} adopted ${slug} (${adoption.how})`);
+						this.associate(this.bySlug.get(slug)!, row);
 						outcomes.set(row, 'adopted');
 					} else await this.syncRow(exec, memory, row, { key, aliases }, contents.get(row)!, outcomes);
 				} catch (error) {
@@ -760,6 +857,15 @@ export class Simulation {
 		}
 		exec.end = this.now();
 		if (writable && !exec.manual && !proc.dead && JSON.stringify(staticData) !== loaded) this.saved = JSON.parse(JSON.stringify(staticData)) as IDataObject;
+	}
+
+	/** The rows a Forget takes: the given ones, and every row of a candidate one of them deletes (no draw: without shared phones, the given rows). */
+	private forgetting(matchBy: MatchBy, given: RowLog[]): RowLog[] {
+		const rows = [...given];
+		for (let index = 0; index < rows.length; index++) {
+			for (const candidate of this.liveOf(matchBy, rows[index])) for (const other of candidate.of) if (!rows.includes(other)) rows.push(other);
+		}
+		return rows;
 	}
 
 	private order(rows: RowLog[]): RowLog[] {
@@ -894,35 +1000,36 @@ export class Simulation {
 		const finalExec = this.execs[this.execs.length - 1];
 		let heldAtEnd = 0;
 		for (const row of this.rows) {
-			if (row.live().length > 0) continue;
+			if (this.liveOf(finalExec.matchBy, row).length > 0) continue;
 			const outcome = final.get(row) ?? 'not run';
 			const judged = this.wrong.some((wrong) => wrong.row === row.name && wrong.exec === finalExec.id);
 			if (judged) continue;
 			if (['held', 'known'].includes(outcome) || this.strandedByKill.has(row.name)) heldAtEnd += 1;
 			else this.wrong.push({ row: row.name, exec: finalExec.id, why: outcome === 'failed' ? 'failed' : 'lost', property: 3, note: `no candidate at the end; the final run answered ${outcome}` });
 		}
-		const damaged = (row: RowLog) => [...this.store.droppedBySlow].some((value) => row.keys.some((key) => value.includes(key)));
-		const doubled = [...new Set(this.doubles.map((double) => double.row))];
+		const damaged = (row: RowView) => [...this.store.droppedBySlow].some((value) => row.keys.some((key) => value.includes(key)));
+		// Each row created twice, read with every row of the candidates concerned (one row alone without shared phones).
+		const doubled = [...new Set(this.doubles.map((double) => double.row))].map((row) => this.view([...new Set(this.doubles.filter((double) => double.row === row).flatMap((double) => double.with))], row.name));
 		// A Forget while another execution works on the row (docs/sync-memory.md, "Forget during a claim"): from its start to its end.
-		const overlaps = (row: RowLog, forget: RowLog['forgets'][number]) =>
+		const overlaps = (row: RowView, forget: RowLog['forgets'][number]) =>
 			[...row.touches].some((other) => other !== forget.by && other.start <= (forget.until ?? Infinity) && (other.end ?? other.died ?? Infinity) >= forget.at);
 		// A creation in flight when the forget began counts too (sent by an execution, or a process, that ended before it
 		// landed: seed 73199 of "everything at once", a killed worker's request stored after the user deleted and forgot).
-		const inFlight = (row: RowLog, forget: RowLog['forgets'][number]) => row.sends.some((send) => send.at <= forget.at && (send.storedAt ?? -Infinity) >= forget.at);
+		const inFlight = (row: RowView, forget: RowLog['forgets'][number]) => row.sends.some((send) => send.at <= forget.at && (send.storedAt ?? -Infinity) >= forget.at);
 		const until = (exec: Exec) => exec.end ?? exec.died ?? Infinity;
-		const switchDuring = (row: RowLog) => {
+		const switchDuring = (row: RowView) => {
 			const touches = [...row.touches];
 			return touches.some((one) => touches.some((other) => one.matchBy !== other.matchBy && one.start <= until(other) && other.start <= until(one)));
 		};
-		const heldSwitch = (row: RowLog) => {
+		const heldSwitch = (row: RowView) => {
 			const stored = row.sends.filter((send) => send.stored);
 			return stored.some((held) => (held.fate === 'unknown' || held.fate === 'aborted') && stored.some((later) => later.at > held.at && later.exec.matchBy !== held.exec.matchBy));
 		};
-		const killedSwitch = (row: RowLog) => {
+		const killedSwitch = (row: RowView) => {
 			const stored = row.sends.filter((send) => send.stored);
 			return stored.some((first) => first.exec.proc.diedAt !== undefined && stored.some((later) => later.at > first.at && later.exec.matchBy !== first.exec.matchBy));
 		};
-		const forgetDuring = (row: RowLog) => row.forgets.some((forget) => forget.during || overlaps(row, forget) || inFlight(row, forget));
+		const forgetDuring = (row: RowView) => row.forgets.some((forget) => forget.during || overlaps(row, forget) || inFlight(row, forget));
 		return {
 			rows: this.rows.length,
 			processes: this.processes.length,
@@ -935,6 +1042,7 @@ export class Simulation {
 			twiceHeldSwitch: doubled.filter((row) => !forgetDuring(row) && !damaged(row) && !switchDuring(row) && heldSwitch(row)).map((row) => row.name),
 			twiceSlowWrite: doubled.filter(damaged).map((row) => row.name),
 			wrong: this.wrong,
+			wrongPerson: this.wrongPerson,
 			planCompared: this.planCompared,
 			planDiffers: this.planDiffers,
 			planStoreStops: this.planStoreStops,
@@ -945,6 +1053,11 @@ export class Simulation {
 			events: { ...this.events, 'store calls failed': this.counts.failedCalls },
 			log: (name) => this.rows.find((row) => row.name === name)?.log.join('\n') ?? '',
 		};
+	}
+
+	/** A row's memory keys (its phone may be another row's too), for the trace. */
+	rowKeys(name: string): string[] {
+		return this.rows.find((row) => row.name === name)?.keys ?? keysOfRow(name);
 	}
 
 	/** The row a store value belongs to (for the trace). */

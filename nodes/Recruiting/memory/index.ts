@@ -242,8 +242,12 @@ class PlannedMemory extends CandidateMemory {
 		return super.held(key, true);
 	}
 
-	override async claim(): Promise<boolean> {
-		return true;
+	/**
+	 * The real run contests the row, and wins it, unless this process keeps its claim for a creation without an answer of a
+	 * row that has this key as its other key (`holdUnder`): that claim is found, and the row refused as held.
+	 */
+	override async claim(key: string): Promise<boolean> {
+		return !this.heldUnderOther(key);
 	}
 
 	override async unclaim(): Promise<void> {}
