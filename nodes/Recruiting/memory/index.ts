@@ -253,7 +253,11 @@ class PlannedMemory extends CandidateMemory {
 	override async unclaim(): Promise<void> {}
 
 	override remember(key: string, entry: Remembered): void {
-		if (typeof entry.s === 'string' && entry.s !== '') this.planned.set(key, encodeRow(entry));
+		if (typeof entry.s !== 'string' || entry.s === '') return;
+		this.planned.set(key, encodeRow(entry));
+		// On the plan's copy, as a real run learns it: the row is no longer held, nor its holds under its other keys.
+		this.shared.unanswered.delete(key);
+		this.shared.unansweredOther.settled(key);
 	}
 
 	override async forget(key: string): Promise<boolean> {

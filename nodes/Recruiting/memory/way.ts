@@ -169,10 +169,17 @@ export async function adoptThroughMemory(memory: WayMemory, row: RowToAdopt): Pr
 		adoption = { how: 'changed', entry: { r: prints('print') }, marked: 0 };
 	}
 	const keys = [row.key, ...row.aliases];
+	// The keys this process holds the row under that are no longer its own (the phone it had when its creation went out, since corrected).
+	const left = [...new Set(keys.flatMap((key) => memory.heldUnderOthersOf(key)))].filter((other) => !keys.includes(other));
 	for (const key of keys) {
 		memory.remember(key, { s: row.slug, ...adoption.entry });
 		// Its own hold there goes; another row's (a person sharing the phone, held after a creation without an answer) stays.
 		memory.letGoOther(key, keys);
+	}
+	// Their claims, kept for this row's creation, go too (for every process), but where another row is held or a candidate is known.
+	for (const other of left) {
+		if (memory.heldForOthers(other, keys) || memory.recall(other) !== undefined) memory.letGoOther(other, keys);
+		else await memory.forget(other);
 	}
 	if (!row.given && known?.s !== row.slug && adoption.entry.p !== undefined) memory.settled([row.key], row.content, false);
 	return adoption;
@@ -184,8 +191,10 @@ export async function adoptThroughMemory(memory: WayMemory, row: RowToAdopt): Pr
  * holds, but one where it knows another candidate. True when the memory knew the row under any of them.
  */
 export async function forgetWithTwins(memory: WayMemory, key: string, given: readonly string[]): Promise<{ slug: string | undefined; known: boolean }> {
-	// Its other keys as given, and those this process holds it under (the phone it had when its creation went out without an answer).
-	const aliases = [...new Set([...given, ...memory.heldUnderOthersOf(key)])];
+	// Its other keys as given, and those this process holds it under (the phone it had when its creation went out without an
+	// answer), whichever of its keys it was sent under (forgotten by its new phone, it was sent under its e-mail).
+	const heldUnder = new Set([key, ...given].flatMap((one) => memory.heldUnderOthersOf(one)));
+	const aliases = [...new Set([...given, ...heldUnder])];
 	const slug = memory.recall(key)?.s;
 	// Without a slug here: a row held here under this key holds its other keys too (`holdUnder`), or it was held under the other
 	// key; those go, but one under which this memory knows another candidate (sharing the phone), whose hold alone goes. An other
@@ -195,7 +204,7 @@ export async function forgetWithTwins(memory: WayMemory, key: string, given: rea
 	const twins: string[] = [];
 	for (const alias of aliases) {
 		const there = memory.recall(alias)?.s;
-		const twin = slug ? there === slug : (held || memory.held(alias, true)) && there === undefined;
+		const twin = slug ? there === slug : (held || memory.held(alias, true) || heldUnder.has(alias)) && there === undefined;
 		if (twin && !memory.heldForOthers(alias, mine)) twins.push(alias);
 		else memory.letGoOther(alias, mine);
 	}
