@@ -201,6 +201,9 @@ class RowLog {
 
 	lastForget = -Infinity;
 
+	/** When each process adopted it (its hold there then went). */
+	readonly adopts: Array<{ proc: SimProcess; at: number }> = [];
+
 	version = 0;
 
 	readonly log: string[] = [];
@@ -705,9 +708,13 @@ export class Simulation {
 			if (twin || [...row.touches].some((other) => other !== exec && other.start <= at && until(other) >= planAt)) continue;
 			if (row.sends.some((send) => (send.storedAt ?? send.at) >= planAt && send.at <= at)) continue;
 			this.planCompared += 1;
-			// A creation this process sent without an answer (since it last forgot the row) is known here, not only in the store: planned as held.
-			const forgotHere = Math.max(-Infinity, ...row.forgets.filter((forget) => forget.by?.proc === exec.proc).map((forget) => forget.until ?? forget.by?.end ?? forget.at));
-			const heldHere = this.view(this.identity(exec.matchBy, sheetRow)).sends.some((send) => send.exec.proc === exec.proc && (send.fate === 'unknown' || send.fate === 'aborted') && send.at >= forgotHere);
+			// A creation this process sent without an answer (since it last forgot or adopted the row) is known here, not only in the store: planned as held.
+			const identity = this.identity(exec.matchBy, sheetRow);
+			const adoptedHere = identity.flatMap((one) => one.adopts.filter((adopt) => adopt.proc === exec.proc).map((adopt) => adopt.at));
+			const forgotHere = Math.max(-Infinity, ...adoptedHere, ...row.forgets.filter((forget) => forget.by?.proc === exec.proc).map((forget) => forget.until ?? forget.by?.end ?? forget.at));
+			// Not judged for a row that shares its phone: a slug learned under that phone (the other person's, remembered under it as
+			// their other key) settles the holds of the row sent under it, as the memory says (holds.ts `settled`).
+			const heldHere = !sheetRow.sharesPhone && this.view(identity).sends.some((send) => send.exec.proc === exec.proc && (send.fate === 'unknown' || send.fate === 'aborted') && send.at >= forgotHere);
 			// The stated limit (docs/create-or-update.md, Dry Run): a row forgotten by another process since (and not created again) is
 			// planned as this process knew it; the real run finds its claim gone in n8n's store and creates it.
 			const forgotten = (forget: RowLog['forgets'][number]) => forget.until ?? forget.by?.end ?? forget.at;
@@ -840,6 +847,7 @@ export class Simulation {
 						if (adoption.how === 'same' && !row.reached.has(content)) this.wrong.push({ row: row.name, exec: exec.id, why: 'same', property: 3, note: `adopted as sent with ${content}, which never reached the service` });
 						this.note(row, `${exec.id} adopted ${slug} (${adoption.how})`);
 						this.associate(this.bySlug.get(slug)!, row);
+						row.adopts.push({ proc: exec.proc, at: this.now() });
 						outcomes.set(row, 'adopted');
 					} else await this.syncRow(exec, memory, row, { key, aliases }, contents.get(row)!, outcomes);
 				} catch (error) {

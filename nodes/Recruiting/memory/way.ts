@@ -28,6 +28,7 @@ type WayMemory = MemoryRows & {
 	heldForOthers: (key: string, keys: readonly string[]) => boolean;
 	heldUnderOthersOf: (key: string) => string[];
 	letGoOther: (key: string, keys: readonly string[]) => void;
+	onlyHoldsOf: (key: string, keys: readonly string[]) => boolean;
 };
 
 /** A row on its way: its memory key, its keys under the identifiers it is not matched by, the slug known for it, its content print. */
@@ -169,17 +170,18 @@ export async function adoptThroughMemory(memory: WayMemory, row: RowToAdopt): Pr
 		adoption = { how: 'changed', entry: { r: prints('print') }, marked: 0 };
 	}
 	const keys = [row.key, ...row.aliases];
-	// The keys this process holds the row under that are no longer its own (the phone it had when its creation went out, since corrected).
+	// The keys this process holds the row under that are no longer its own (the phone it had when its creation went out, since
+	// corrected): their claims go too (for every process) where this process wrote them for this row alone (asked before it learns).
 	const left = [...new Set(keys.flatMap((key) => memory.heldUnderOthersOf(key)))].filter((other) => !keys.includes(other));
+	const alone = left.filter((other) => memory.onlyHoldsOf(other, keys));
 	for (const key of keys) {
 		memory.remember(key, { s: row.slug, ...adoption.entry });
 		// Its own hold there goes; another row's (a person sharing the phone, held after a creation without an answer) stays.
 		memory.letGoOther(key, keys);
 	}
-	// Their claims, kept for this row's creation, go too (for every process), but where another row is held or a candidate is known.
 	for (const other of left) {
-		if (memory.heldForOthers(other, keys) || memory.recall(other) !== undefined) memory.letGoOther(other, keys);
-		else await memory.forget(other);
+		if (alone.includes(other)) await memory.forget(other);
+		else memory.letGoOther(other, keys);
 	}
 	if (!row.given && known?.s !== row.slug && adoption.entry.p !== undefined) memory.settled([row.key], row.content, false);
 	return adoption;
@@ -204,7 +206,8 @@ export async function forgetWithTwins(memory: WayMemory, key: string, given: rea
 	const twins: string[] = [];
 	for (const alias of aliases) {
 		const there = memory.recall(alias)?.s;
-		const twin = slug ? there === slug : (held || memory.held(alias, true) || heldUnder.has(alias)) && there === undefined;
+		// A key it is held under that is not given as its own (its phone then, since corrected): its claim goes only where it is the row's alone.
+		const twin = slug ? there === slug : given.includes(alias) ? (held || memory.held(alias, true)) && there === undefined : memory.onlyHoldsOf(alias, mine);
 		if (twin && !memory.heldForOthers(alias, mine)) twins.push(alias);
 		else memory.letGoOther(alias, mine);
 	}
