@@ -714,7 +714,10 @@ export class Simulation {
 			const forgotHere = Math.max(-Infinity, ...adoptedHere, ...row.forgets.filter((forget) => forget.by?.proc === exec.proc).map((forget) => forget.until ?? forget.by?.end ?? forget.at));
 			// Not judged for a row that shares its phone: a slug learned under that phone (the other person's, remembered under it as
 			// their other key) settles the holds of the row sent under it, as the memory says (holds.ts `settled`).
-			const heldHere = !sheetRow.sharesPhone && this.view(identity).sends.some((send) => send.exec.proc === exec.proc && (send.fate === 'unknown' || send.fate === 'aborted') && send.at >= forgotHere);
+			// A creation of it from this process answered later settles it too (its slug learned).
+			const sentHere = this.view(identity).sends.filter((send) => send.exec.proc === exec.proc && send.at >= forgotHere);
+			const answeredHere = Math.max(-Infinity, ...sentHere.filter((send) => send.fate === 'answered').map((send) => send.at));
+			const heldHere = !sheetRow.sharesPhone && sentHere.some((send) => (send.fate === 'unknown' || send.fate === 'aborted') && send.at > answeredHere);
 			// The stated limit (docs/create-or-update.md, Dry Run): a row forgotten by another process since (and not created again) is
 			// planned as this process knew it; the real run finds its claim gone in n8n's store and creates it.
 			const forgotten = (forget: RowLog['forgets'][number]) => forget.until ?? forget.by?.end ?? forget.at;

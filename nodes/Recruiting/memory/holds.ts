@@ -14,9 +14,6 @@ export class OtherHolds {
 	/** A held row's key when it was sent → the other keys it is held under. */
 	private readonly ofRow = new Map<string, Set<string>>();
 
-	/** Other keys whose claim this process wrote for a hold there (its ask won: no one's claim was there before). */
-	private readonly wrote = new Set<string>();
-
 	/** Whether a row is held under this key. */
 	has(key: string): boolean {
 		return this.byKey.has(key);
@@ -29,17 +26,7 @@ export class OtherHolds {
 		this.byKey.delete(other);
 		this.byKey.set(other, rows);
 		this.ofRow.set(row, (this.ofRow.get(row) ?? new Set<string>()).add(other));
-		if (this.byKey.size > MAX_ENTRIES) this.letGo(this.byKey.keys().next().value as string);
-	}
-
-	/** This process wrote the claim under `other` for its hold there (journal.ts `keep`: its ask won). */
-	claimed(other: string): void {
-		if (this.byKey.has(other)) this.wrote.add(other);
-	}
-
-	/** Whether the claim under `other` is one this process wrote for a hold there, still held. */
-	wroteClaim(other: string): boolean {
-		return this.wrote.has(other);
+		if (this.byKey.size > MAX_ENTRIES) this.byKey.delete(this.byKey.keys().next().value as string);
 	}
 
 	/** The other keys the row sent under `row` is held under (its phone then, which may since have changed). */
@@ -56,9 +43,7 @@ export class OtherHolds {
 	letGo(other: string, keys?: readonly string[]): void {
 		const rows = this.byKey.get(other);
 		for (const [row, held] of rows ?? []) if (!keys || this.shares(other, held, keys)) rows?.delete(row);
-		if (rows?.size !== 0) return;
-		this.byKey.delete(other);
-		this.wrote.delete(other);
+		if (rows?.size === 0) this.byKey.delete(other);
 	}
 
 	/**
@@ -73,13 +58,11 @@ export class OtherHolds {
 	clear(): void {
 		this.byKey.clear();
 		this.ofRow.clear();
-		this.wrote.clear();
 	}
 
 	/** A copy for a dry run (registry.ts `copyOf`). */
 	copyInto(into: OtherHolds): void {
 		for (const [other, rows] of this.byKey) for (const [row, keys] of rows) into.hold(other, row, keys);
-		for (const other of this.wrote) into.claimed(other);
 	}
 
 	private shares(other: string, held: readonly string[], keys: readonly string[]): boolean {

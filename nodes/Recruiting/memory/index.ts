@@ -173,7 +173,7 @@ export class CandidateMemory extends MemoryRows {
 	holdUnder(keys: readonly string[], row: string): void {
 		for (const key of keys) {
 			this.shared.unansweredOther.hold(key, row, [row, ...keys]);
-			this.journal.keep(key, this.visit, () => this.shared.unansweredOther.claimed(key));
+			this.journal.keep(key, this.visit);
 		}
 	}
 
@@ -190,14 +190,6 @@ export class CandidateMemory extends MemoryRows {
 	/** Whether this process holds a creation of a row under this, its other key (`holdUnder`). */
 	heldUnderOther(key: string): boolean {
 		return this.shared.unansweredOther.has(key);
-	}
-
-	/**
-	 * Whether the claim under this, a key a row with the keys `keys` is held under, is the row's alone: this process wrote it
-	 * (no one's claim was there before), holds no other row there and knows no candidate there. Only then may it go with the row.
-	 */
-	onlyHoldsOf(key: string, keys: readonly string[]): boolean {
-		return this.shared.unansweredOther.wroteClaim(key) && !this.heldForOthers(key, keys) && this.recall(key) === undefined;
 	}
 
 	/** Whether this, a row's other key, holds the creation of a row that shares none of the keys `keys` (another person sharing the phone). */

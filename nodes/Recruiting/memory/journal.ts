@@ -30,6 +30,7 @@ const unused = (row: Row | undefined): boolean => row?.settled === 'mine' && !ro
 export class Journal extends Contest {
 	/** Running executions (visits) and the rows each created or remembered: checked at its end. */
 	private readonly visits = new Map<number, Set<string>>();
+
 	/** What asks of this process wrote only by asking: taken off again at an end (asks.ts). */
 	private readonly asks = new Asks();
 	/** Content marks written by this process (row key → its pair): checked with the claims at the end of a visit. */
@@ -113,10 +114,10 @@ export class Journal extends Contest {
 	}
 
 	/**
-	 * A row an execution remembered (its slug is known): its claim stays, and is checked (written when missing) at the end. A key not
-	 * asked here (a row's other key) is asked now, as kept (with the next call); `won` is told if that ask wins (no claim was there).
+	 * A row an execution remembered (its slug is known): its claim stays, and is checked (written when missing) at the end. A key
+	 * not asked here (a row's other key: `keyOf` asks only the one it is matched by) is asked now, as kept (with the next call).
 	 */
-	keep(key: string, visit: number, won?: () => void): void {
+	keep(key: string, visit: number): void {
 		const ensure = this.visits.get(visit);
 		const row = this.rows.get(key);
 		const usable = this.available && !this.isDropped(key);
@@ -124,10 +125,7 @@ export class Journal extends Contest {
 		const kept = this.rows.get(key);
 		if (kept) kept.kept = true;
 		// A row whose claim was there when asked keeps it; any other (adopted before the answer came, say) is checked at the end.
-		const check = (standing?: Standing) => {
-			if (standing === 'mine' && asking) won?.();
-			return standing !== 'known' && ensure?.add(key);
-		};
+		const check = (standing?: Standing) => standing !== 'known' && ensure?.add(key);
 		if (asking) this.later(asking.then(check, () => check()));
 		else if (row && usable) check(row.settled);
 	}

@@ -28,7 +28,6 @@ type WayMemory = MemoryRows & {
 	heldForOthers: (key: string, keys: readonly string[]) => boolean;
 	heldUnderOthersOf: (key: string) => string[];
 	letGoOther: (key: string, keys: readonly string[]) => void;
-	onlyHoldsOf: (key: string, keys: readonly string[]) => boolean;
 };
 
 /** A row on its way: its memory key, its keys under the identifiers it is not matched by, the slug known for it, its content print. */
@@ -170,18 +169,10 @@ export async function adoptThroughMemory(memory: WayMemory, row: RowToAdopt): Pr
 		adoption = { how: 'changed', entry: { r: prints('print') }, marked: 0 };
 	}
 	const keys = [row.key, ...row.aliases];
-	// The keys this process holds the row under that are no longer its own (the phone it had when its creation went out, since
-	// corrected): their claims go too (for every process) where this process wrote them for this row alone (asked before it learns).
-	const left = [...new Set(keys.flatMap((key) => memory.heldUnderOthersOf(key)))].filter((other) => !keys.includes(other));
-	const alone = left.filter((other) => memory.onlyHoldsOf(other, keys));
 	for (const key of keys) {
 		memory.remember(key, { s: row.slug, ...adoption.entry });
 		// Its own hold there goes; another row's (a person sharing the phone, held after a creation without an answer) stays.
 		memory.letGoOther(key, keys);
-	}
-	for (const other of left) {
-		if (alone.includes(other)) await memory.forget(other);
-		else memory.letGoOther(other, keys);
 	}
 	if (!row.given && known?.s !== row.slug && adoption.entry.p !== undefined) memory.settled([row.key], row.content, false);
 	return adoption;
@@ -193,10 +184,8 @@ export async function adoptThroughMemory(memory: WayMemory, row: RowToAdopt): Pr
  * holds, but one where it knows another candidate. True when the memory knew the row under any of them.
  */
 export async function forgetWithTwins(memory: WayMemory, key: string, given: readonly string[]): Promise<{ slug: string | undefined; known: boolean }> {
-	// Its other keys as given, and those this process holds it under (the phone it had when its creation went out without an
-	// answer), whichever of its keys it was sent under (forgotten by its new phone, it was sent under its e-mail).
-	const heldUnder = new Set([key, ...given].flatMap((one) => memory.heldUnderOthersOf(one)));
-	const aliases = [...new Set([...given, ...heldUnder])];
+	// Its other keys as given, and those this process holds it under (the phone it had when its creation went out without an answer).
+	const aliases = [...new Set([...given, ...memory.heldUnderOthersOf(key)])];
 	const slug = memory.recall(key)?.s;
 	// Without a slug here: a row held here under this key holds its other keys too (`holdUnder`), or it was held under the other
 	// key; those go, but one under which this memory knows another candidate (sharing the phone), whose hold alone goes. An other
@@ -206,8 +195,9 @@ export async function forgetWithTwins(memory: WayMemory, key: string, given: rea
 	const twins: string[] = [];
 	for (const alias of aliases) {
 		const there = memory.recall(alias)?.s;
-		// A key it is held under that is not given as its own (its phone then, since corrected): its claim goes only where it is the row's alone.
-		const twin = slug ? there === slug : given.includes(alias) ? (held || memory.held(alias, true)) && there === undefined : memory.onlyHoldsOf(alias, mine);
+		// A key it is held under that is not given as its own (its phone then, since corrected): its hold goes, its claim stays (another
+		// process's row may count on it: n8n's store cannot say whose a claim is).
+		const twin = slug ? there === slug : given.includes(alias) && (held || memory.held(alias, true)) && there === undefined;
 		if (twin && !memory.heldForOthers(alias, mine)) twins.push(alias);
 		else memory.letGoOther(alias, mine);
 	}
