@@ -8,6 +8,10 @@
  * The promises tried: no candidate created twice for one person; a row never sent is not refused once nothing runs; no person's
  * candidate updated with another person's data; a held row let go by Adopt, or by Forget by either key in its process, with its hold
  * under the phone it had when its creation went out; a Dry Run plans what the real run right after it does.
+ *
+ * On 3c724ca, 7 of its 7 tests failed. Fixed since: the dry run (PlannedMemory settles holds as a real run learns a slug). Kept
+ * failing, stated limits (docs/create-or-update.md, "What a switch does not cover"): a corrected identifier is a new person to a
+ * process that does not hold the row; the old one keeps leading to the candidate after a switch; the old phone's claim stays.
  */
 import type { IDataObject } from 'n8n-workflow';
 

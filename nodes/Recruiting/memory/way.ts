@@ -180,8 +180,9 @@ export async function adoptThroughMemory(memory: WayMemory, row: RowToAdopt): Pr
 
 /**
  * Forget Each Input Row's memory part: the row's key, and the same candidate kept under its other
- * e-mail or phone (for a switch of Match By); without a slug, the other keys of a row this process
- * holds, but one where it knows another candidate. True when the memory knew the row under any of them.
+ * e-mail or phone (for a switch of Match By); without a slug, the other keys given of a row this process
+ * holds, but one where it knows another candidate (its hold under a key no longer its own goes, that key's
+ * claim stays). True when the memory knew the row under any of them.
  */
 export async function forgetWithTwins(memory: WayMemory, key: string, given: readonly string[]): Promise<{ slug: string | undefined; known: boolean }> {
 	// Its other keys as given, and those this process holds it under (the phone it had when its creation went out without an answer).
