@@ -66,8 +66,8 @@ describe('phone change break 2: the old phone\'s claim is another person\'s', ()
 		const benAgain = await run(h, [ben], BY_PHONE, worker);
 		inProcess('main');
 		// docs/create-or-update.md, Match By: Phone identifies Ben's row from one run to the next; "What a correction does cover": Adopt
-		// lets go the hold under the value Anna had "and its claim there" — hers. The claim under Ben's phone was Ben's (his row's, made when
-		// the worker created him) before Anna's creation went out; no Forget of Ben ran anywhere.
+		// lets go Anna's hold under her old phone, "but not that phone's claim in n8n's store". The claim under Ben's phone was Ben's (his
+		// row's, made when the worker created him) before Anna's creation went out; no Forget of Ben ran anywhere.
 		// Failed on 7ddd408, before the fixes that followed: the worker creates Ben a second time. Cause: memory/way.ts `adoptThroughMemory` forgets the claim of
 		// every key this process held Anna under that is no longer hers (`left`) unless `heldForOthers` or `recall` says otherwise here;
 		// this process knows neither Ben's slug nor his hold, so `memory.forget` removes Ben's claim from n8n's store for every process.
@@ -136,9 +136,9 @@ describe('phone change break 2: the old phone\'s claim is another person\'s', ()
 		inProcess('worker');
 		const benAgain = await run(h, [ben], BY_PHONE, worker);
 		inProcess('main');
-		// docs/create-or-update.md, Forget Each Input Row forgets the input row; "What a correction does cover": it lets go "the hold under
-		// the value the row had when its creation went out, and its claim there" — Anna's. The claim under Ben's phone was Ben's before
-		// Anna's creation went out; Ben's candidate exists and was not deleted.
+		// docs/create-or-update.md, Forget Each Input Row forgets the input row; "What a correction does cover": it lets go Anna's hold
+		// under her old phone, "but not that phone's claim in n8n's store". The claim under Ben's phone was Ben's before Anna's creation
+		// went out; Ben's candidate exists and was not deleted.
 		// Failed on 7ddd408, before the fixes that followed: the worker creates Ben a second time. Cause: memory/way.ts `forgetWithTwins` takes the keys Anna is held
 		// under via her e-mail (`heldUnder`) as twins when this process recalls nothing there, and forgets their claims.
 		expect({
