@@ -53,7 +53,7 @@ export const keyOfRow = (name: string) => rowKey(accountScope(CREDENTIALS, CREDE
 export const identifierOf = (name: string, by: 'email' | 'phone') => (by === 'email' ? `${name}@example.com` : `030 555${name.slice(1).padStart(4, '0')}`);
 
 /** Every memory key of a simulated row: its Match Key, e-mail and phone (as `keyOf` makes them; `phone`: one it shares with another row). */
-export const keysOfRow = (name: string, phone = identifierOf(name, 'phone')) => [keyOfRow(name), ...(['email', 'phone'] as const).map((by) => rowKey(accountScope(CREDENTIALS, CREDENTIAL_ID), by, by === 'email' ? identifierOf(name, by) : phone.replace(/\D/g, '')))];
+export const keysOfRow = (name: string, phone = identifierOf(name, 'phone'), email = identifierOf(name, 'email')) => [keyOfRow(name), ...(['email', 'phone'] as const).map((by) => rowKey(accountScope(CREDENTIALS, CREDENTIAL_ID), by, by === 'email' ? email : phone.replace(/\D/g, '')))];
 
 /** What a scenario turns on (chances are per seed, per execution or per call, as named). */
 export interface Knobs {
@@ -102,6 +102,13 @@ export interface Knobs {
 	 * a creation while that candidate exists is one (each Match By judged by its own identity, `identity`).
 	 */
 	sharePhone?: number;
+	/**
+	 * Per row: the chance that its e-mail or phone (half each) is corrected in the sheet, once, at a moment drawn in the first
+	 * wave or in the 4 minutes after. Match By is one identifier for the whole seed (the final run's too): it says who a row
+	 * is, so a corrected identifier it matches by is another person (docs/create-or-update.md), the other one is the same
+	 * person with a new alias. Executions take the rows as the sheet holds them when they start. Not set: nothing corrected.
+	 */
+	correct?: number;
 }
 
 type Fate = 'answered' | 'refused' | 'unknown' | 'aborted' | 'cancelled';
@@ -211,12 +218,16 @@ class RowLog {
 	/** Whether another row has its phone (`sharePhone`). */
 	sharesPhone = false;
 
+	/** Whether it is a row corrected in the sheet, or its correction (`correct`): they share the identifier not corrected. */
+	corrected = false;
+
 	constructor(
 		readonly name: string,
 		readonly phone = identifierOf(name, 'phone'),
+		readonly email = identifierOf(name, 'email'),
 	) {
 		this.key = keyOfRow(name);
-		this.keys = keysOfRow(name, phone);
+		this.keys = keysOfRow(name, phone, email);
 	}
 
 	live(): Candidate[] {
@@ -361,7 +372,11 @@ export class Simulation {
 
 	readonly events: Record<string, number> = {};
 
+	/** Every row the sheet ever held (a corrected row is a row of its own: `correct`). */
 	readonly rows: RowLog[];
+
+	/** The rows the sheet holds now (`rows` but those corrected since). */
+	sheet: RowLog[];
 
 	private readonly byKey = new Map<string, RowLog>();
 
@@ -409,6 +424,7 @@ export class Simulation {
 			this.rows.push(row);
 		}
 		for (const row of this.rows) for (const key of row.keys) if (!this.byKey.has(key)) this.byKey.set(key, row);
+		this.sheet = [...this.rows];
 		this.knobs = { stop: 0, kill: 0, outage: 0, noAnswer: 0, refused: 0, forget: 0, adopt: 0, stall: 0, fail: 0, commitFail: 0, jump: 0, later: 0, manual: 0, changed: 0, ...knobs };
 	}
 
@@ -419,12 +435,13 @@ export class Simulation {
 
 	/** The rows one person is under a Match By: matched by phone, every row with the row's phone; otherwise the row alone. */
 	identity(matchBy: MatchBy, row: RowLog): RowLog[] {
-		return matchBy === 'phone' && row.sharesPhone ? this.rows.filter((other) => other.phone === row.phone) : [row];
+		if (!(row.sharesPhone || row.corrected) || matchBy === 'key') return [row];
+		return this.rows.filter((other) => (matchBy === 'phone' ? other.phone === row.phone : other.email === row.email));
 	}
 
 	/** The rows the judge of a refusal or a plan looks at: every row with the row's phone (its holds and claims may be theirs under either Match By). */
 	private near(row: RowLog): RowView {
-		return this.view(row.sharesPhone ? this.rows.filter((other) => other.phone === row.phone) : [row]);
+		return this.view(row.sharesPhone || row.corrected ? this.rows.filter((other) => other.phone === row.phone || other.email === row.email) : [row]);
 	}
 
 	/** Several rows read as one (a row alone: itself, so that scenarios without shared phones judge as before). */
@@ -743,7 +760,7 @@ export class Simulation {
 	private keysOf(memory: CandidateMemory, matchBy: MatchBy, row: RowLog): { key: string; aliases: string[] } {
 		if (matchBy === 'key') return { key: memory.keyOf('key', row.name), aliases: [] };
 		const other = matchBy === 'email' ? 'phone' : 'email';
-		const identifier = (by: 'email' | 'phone') => (by === 'phone' ? row.phone : identifierOf(row.name, by));
+		const identifier = (by: 'email' | 'phone') => (by === 'phone' ? row.phone : row.email);
 		return { key: memory.keyOf(matchBy, identifier(matchBy)), aliases: [memory.keyOf(other, identifier(other), true)] };
 	}
 
@@ -768,7 +785,7 @@ export class Simulation {
 			const switches = this.random() < this.knobs.switchMatchBy;
 			this.matchBySwitch = { before, after: switches ? (before === 'email' ? 'phone' : 'email') : before, at: 300_000 * this.random() };
 		}
-		if (kind === 'final') return this.random() < 0.5 ? 'email' : 'phone';
+		if (kind === 'final') return this.knobs.correct !== undefined ? this.matchBySwitch.before : this.random() < 0.5 ? 'email' : 'phone';
 		return this.now() < this.matchBySwitch.at ? this.matchBySwitch.before : this.matchBySwitch.after;
 	}
 
@@ -895,9 +912,9 @@ export class Simulation {
 	/** A sync execution with the scenario's draws (stop, manual, changed rows, concurrency, rows ahead). */
 	private async sync(proc: SimProcess): Promise<void> {
 		const knobs = this.knobs;
-		if (this.random() < knobs.changed!) for (const row of this.rows) if (this.random() < 0.3) row.version += 1;
+		if (this.random() < knobs.changed!) for (const row of this.sheet) if (this.random() < 0.3) row.version += 1;
 		const stopAfter = this.random() < knobs.stop! ? 100 + 4_000 * this.random() : undefined;
-		await this.execution(proc, 'sync', this.order(this.rows), { stopAfter, manual: this.random() < knobs.manual!, concurrency: this.between(1, 4), ahead: this.between(1, 30) });
+		await this.execution(proc, 'sync', this.order(this.sheet), { stopAfter, manual: this.random() < knobs.manual!, concurrency: this.between(1, 4), ahead: this.between(1, 30) });
 	}
 
 	/** A wave of executions: each process runs its own, overlapping (started at random) or back to back. */
@@ -933,7 +950,7 @@ export class Simulation {
 					const proc = pick();
 					if (!proc) return;
 					this.event('forget');
-					await this.execution(proc, 'forget', this.rows.filter(() => this.random() < 0.25), { concurrency: 1, ahead: 5 });
+					await this.execution(proc, 'forget', this.sheet.filter(() => this.random() < 0.25), { concurrency: 1, ahead: 5 });
 				})(),
 			);
 		}
@@ -944,7 +961,7 @@ export class Simulation {
 					const proc = pick();
 					if (!proc) return;
 					this.event('adopt');
-					await this.execution(proc, 'adopt', this.rows.filter(() => this.random() < 0.5), { concurrency: 2, ahead: 10 });
+					await this.execution(proc, 'adopt', this.sheet.filter(() => this.random() < 0.5), { concurrency: 2, ahead: 10 });
 				})(),
 			);
 		}
@@ -976,12 +993,41 @@ export class Simulation {
 		}
 	}
 
+	/** `correct`: the rows whose e-mail or phone is corrected, and when (no draw where not set: the other scenarios' seeds stay as they were). */
+	private corrections(): void {
+		if (this.knobs.correct === undefined) return;
+		let corrected = 0;
+		for (const row of [...this.sheet]) {
+			if (this.random() >= this.knobs.correct) continue;
+			const at = this.random() < 0.5 ? 8_000 * this.random() : 240_000 * this.random();
+			const by = this.random() < 0.5 ? 'email' : 'phone';
+			const serial = ++corrected;
+			const name = `${row.name}.${serial}`;
+			const phone = by === 'phone' ? `030 777${String(serial).padStart(4, '0')}${row.name.slice(1)}` : row.phone;
+			this.world.at(at, () => {
+				// Only while the sheet is synced (not once the final run is due: it takes the sheet as it is then).
+				if (!this.faulty) return;
+				const now = row;
+				const fixed = new RowLog(name, phone, by === 'email' ? `${name}@example.com` : now.email);
+				fixed.version = now.version;
+				[now.corrected, fixed.corrected] = [true, true];
+				this.rows.push(fixed);
+				for (const key of fixed.keys) if (!this.byKey.has(key)) this.byKey.set(key, fixed);
+				this.sheet = this.sheet.map((one) => (one === now ? fixed : one));
+				this.note(now, `its ${by} corrected in the sheet: now ${fixed.name}`);
+				this.note(fixed, `${now.name} with its ${by} corrected`);
+				this.event(`${by} corrected`);
+			});
+		}
+	}
+
 	/** The whole seed: the first wave with the user's actions, maybe a later wave, then a clean final run 3 minutes after. */
 	async play(): Promise<Map<RowLog, string>> {
 		const knobs = this.knobs;
 		const count = this.between(knobs.processes[0], knobs.processes[1]);
 		for (let index = 0; index < count; index++) this.process(index === 0 || this.random() >= knobs.worker ? 'main' : 'worker');
 		this.schedule();
+		this.corrections();
 		const later = this.random() < knobs.later!;
 		await Promise.all([
 			this.wave(3_000),
@@ -1002,7 +1048,7 @@ export class Simulation {
 		const restart = alive.length === 0 || this.random() < 0.4;
 		if (restart) this.event('final run after a restart');
 		const proc = restart ? this.process('main') : alive[Math.floor(this.random() * alive.length)];
-		return await this.execution(proc, 'final', [...this.rows], { concurrency: 2, ahead: 30 });
+		return await this.execution(proc, 'final', [...this.sheet], { concurrency: 2, ahead: 30 });
 	}
 
 	/** Runs the seed and checks every property. */
@@ -1010,12 +1056,14 @@ export class Simulation {
 		const final = await this.world.run(this.play(), 2_000_000);
 		const finalExec = this.execs[this.execs.length - 1];
 		let heldAtEnd = 0;
-		for (const row of this.rows) {
+		for (const row of this.sheet) {
 			if (this.liveOf(finalExec.matchBy, row).length > 0) continue;
 			const outcome = final.get(row) ?? 'not run';
 			const judged = this.wrong.some((wrong) => wrong.row === row.name && wrong.exec === finalExec.id);
 			if (judged) continue;
 			if (['held', 'known'].includes(outcome) || this.strandedByKill.has(row.name)) heldAtEnd += 1;
+			// The service refused the final run's creation, or did not answer it (a row first sent there): not the memory's doing.
+			else if (['refused by the service', 'unknown'].includes(outcome)) this.event('final creation refused or unanswered by the service');
 			else this.wrong.push({ row: row.name, exec: finalExec.id, why: outcome === 'failed' ? 'failed' : 'lost', property: 3, note: `no candidate at the end; the final run answered ${outcome}` });
 		}
 		const damaged = (row: RowView) => [...this.store.droppedBySlow].some((value) => row.keys.some((key) => value.includes(key)));
@@ -1042,10 +1090,10 @@ export class Simulation {
 		};
 		const forgetDuring = (row: RowView) => row.forgets.some((forget) => forget.during || overlaps(row, forget) || inFlight(row, forget));
 		return {
-			rows: this.rows.length,
+			rows: this.sheet.length,
 			processes: this.processes.length,
 			executions: this.execs.length,
-			created: this.rows.filter((row) => row.live().length > 0).length,
+			created: this.sheet.filter((row) => row.live().length > 0).length,
 			twice: doubled.filter((row) => !forgetDuring(row) && !damaged(row) && !switchDuring(row) && !heldSwitch(row) && !killedSwitch(row)).map((row) => row.name),
 			twiceKilledSwitch: doubled.filter((row) => !forgetDuring(row) && !damaged(row) && !switchDuring(row) && !heldSwitch(row) && killedSwitch(row)).map((row) => row.name),
 			twiceForgetDuring: doubled.filter((row) => forgetDuring(row) && !damaged(row)).map((row) => row.name),

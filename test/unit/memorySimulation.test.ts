@@ -64,6 +64,10 @@ export const scenarios: Scenario[] = [
 		name: 'two people sharing a phone (about a third of the rows, in pairs), matched by e-mail or phone, switched at a moment in most seeds, with stops, a kill, Forget and Adopt',
 		knobs: { ...BASE, switchMatchBy: 0.6, sharePhone: 0.5, stop: 0.2, kill: 0.3, forget: 0.5, adopt: 0.5, later: 0.6 },
 	},
+	{
+		name: 'e-mails and phones corrected in the sheet (about a third of the rows, one identifier each), matched by e-mail or by phone for the whole seed, with stops, a kill, Forget and Adopt',
+		knobs: { ...BASE, switchMatchBy: 0, correct: 0.35, sharePhone: 0.3, stop: 0.2, kill: 0.3, forget: 0.5, adopt: 0.5, later: 0.6 },
+	},
 ];
 
 const SEEDS = Number(setting('MEMSIM_SEEDS') ?? 60);
