@@ -443,8 +443,8 @@ describe("flows: the execution's counts (custom data) under loops and Retry On F
 			{ 'Input Items': { main: [[to('Recruiting')]] } },
 		);
 		expect(actionsOf(result.items('Recruiting'))).toEqual(['failed', 'created']);
-		// README "Refused and held rows": "A production run with failed … rows shows an execution hint, and its counts are in the
-		// execution's custom data"; src runSummary.ts: "the rows counted by what happened to them".
+		// README "Refused and held rows": "A production run with failed … rows has their counts in the execution's custom
+		// data"; src runSummary.ts: "the rows counted by what happened to them".
 		expect(result.run.data.resultData.metadata).toEqual({
 			created: '1',
 			failed: '1',

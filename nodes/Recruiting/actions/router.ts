@@ -157,14 +157,14 @@ async function runItem(job: Job, lookahead: Lookahead<Send>, itemIndex: number):
 		const prepared = await lookahead.take(itemIndex);
 		if (!prepared.ok) throw prepared.error;
 		const answer = await prepared.value();
-		const output = module.outputIsSecret ? answer : redactValues(answer, await run.session.secrets());
+		const output = module.outputIsSecret ? answer : redactValues(answer, await run.session.secrets(context));
 		// n8n's Retry On Fail runs the node again when its first item has any `error` (n8n 1.x: even ''): with it on, an
 		// output that went through (Import's, Create or Update's) has no empty `error`.
 		const shown = job.retried ? withoutEmptyError(output) : output;
 		job.results[itemIndex] = context.helpers.constructExecutionMetaData(asItems(shown), { itemData: { item: itemIndex } });
 		if (job.tallies) job.tallies[itemIndex] = tallyOfOutput(answer);
 	} catch (error) {
-		const secrets = await run.session.secrets();
+		const secrets = await run.session.secrets(context);
 		const nodeError = asNodeError(context, error, itemIndex, secrets);
 		// A row only interrupted because the run was stopping is not counted.
 		if (job.tallies && !notSentStopping(error)) job.tallies[itemIndex] = tallyOfError(nodeError.context);
@@ -247,7 +247,7 @@ const CHECK_LIMIT = 1000;
 async function checkUnreached(job: Job): Promise<void> {
 	const { module, context } = job;
 	if (module.check === undefined || job.signal?.aborted === true) return;
-	const secrets = await job.run.session.secrets();
+	const secrets = await job.run.session.secrets(context);
 	const end = Math.min(job.count, job.started + CHECK_LIMIT);
 	for (let index = job.started; index < end; index++) {
 		try {

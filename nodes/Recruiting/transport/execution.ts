@@ -116,8 +116,13 @@ export class TransportSession {
 	/** The last list `secrets()` built, and how many session tokens the owner had seen then. */
 	private secretList?: { seen: number; list: readonly string[] };
 
-	/** Every secret value this execution knows, for redaction (nothing when the credential was never read); frozen. */
-	async secrets(): Promise<readonly string[]> {
+	/**
+	 * Every secret value this execution knows, for redaction; frozen. Given the node's context, the credential is read if no
+	 * request read it yet (an item that failed on its input before anything was sent may still carry a secret mapped into a
+	 * field); without it, nothing when the credential was never read.
+	 */
+	async secrets(context?: RequestContext): Promise<readonly string[]> {
+		if (context && !this.credentials) await this.getCredentials(context).catch(() => undefined);
 		const credentials = await this.credentials?.catch(() => undefined);
 		if (!credentials) return [];
 		// Asked for every output item: built again only when a new session token was seen (the
