@@ -65,7 +65,7 @@ export const scenarios: Scenario[] = [
 		knobs: { ...BASE, switchMatchBy: 0.6, sharePhone: 0.5, stop: 0.2, kill: 0.3, forget: 0.5, adopt: 0.5, later: 0.6 },
 	},
 	{
-		name: 'e-mails and phones corrected in the sheet (about a third of the rows, one identifier each), matched by e-mail or by phone for the whole seed, with stops, a kill, Forget and Adopt',
+		name: 'e-mails and phones corrected in the sheet (about a third of the rows, one identifier each, some rows sharing a phone), matched by e-mail or by phone for the whole seed, with stops, a kill, Forget and Adopt',
 		knobs: { ...BASE, switchMatchBy: 0, correct: 0.35, sharePhone: 0.3, stop: 0.2, kill: 0.3, forget: 0.5, adopt: 0.5, later: 0.6 },
 	},
 ];
