@@ -77,6 +77,11 @@ export interface Knobs {
 	/** Per seed: chance of a Forget Each Input Row execution, and of an Adopt Given Slugs one, during the claims. */
 	forget?: number;
 	adopt?: number;
+	/**
+	 * Per seed: chance of a Forget All Rows execution (the user deleted every candidate in the service first), at a moment
+	 * 15–115 s after the start: after the first wave as a rule, during it now and then. Not set: none (no draw).
+	 */
+	forgetAll?: number;
 	/** Per store call: it stalls between read and write (1.5–4.5 s), fails before it reached the store, or fails after its write. */
 	stall?: number;
 	fail?: number;
@@ -116,7 +121,7 @@ type Fate = 'answered' | 'refused' | 'unknown' | 'aborted' | 'cancelled';
 interface Exec {
 	id: string;
 	proc: SimProcess;
-	kind: 'sync' | 'forget' | 'adopt' | 'final';
+	kind: 'sync' | 'forget' | 'adopt' | 'final' | 'clear';
 	matchBy: MatchBy;
 	start: number;
 	end?: number;
@@ -841,6 +846,24 @@ export class Simulation {
 				this.note(row, `${exec.id}: the user deleted its candidates and forgets it${during ? ' (while an execution works on it)' : ''}`);
 			}
 		}
+		if (exec.kind === 'clear') {
+			// Forget All Rows: the user deleted every candidate, then the node forgets every row (memoryActions.ts `clearAllRows`).
+			for (const row of this.rows) {
+				const during = [...row.touches].some((other) => other.end === undefined && other.died === undefined && !other.proc.dead);
+				row.forgets.push({ at: this.now(), during, by: exec });
+				for (const candidate of row.live()) candidate.deletedAt = this.now();
+			}
+			try {
+				await memory.clear();
+			} catch {
+				this.event('forget all failed (store)');
+			}
+			for (const row of this.rows) {
+				row.lastForget = this.now();
+				for (const forget of row.forgets) if (forget.by === exec && forget.until === undefined) forget.until = this.now();
+				this.note(row, `${exec.id}: the user deleted every candidate and forgot all rows`);
+			}
+		}
 		if (exec.kind === 'adopt') for (const row of rows) slugsGiven.set(row, this.liveOf(exec.matchBy, row)[0]?.slug);
 		const worker = async () => {
 			while (!exec.stopped && next < rows.length) {
@@ -962,6 +985,19 @@ export class Simulation {
 					if (!proc) return;
 					this.event('adopt');
 					await this.execution(proc, 'adopt', this.sheet.filter(() => this.random() < 0.5), { concurrency: 2, ahead: 10 });
+				})(),
+			);
+		}
+		if (knobs.forgetAll !== undefined && this.random() < knobs.forgetAll) {
+			jobs.push(
+				(async () => {
+					await this.wait(15_000 + 100_000 * this.random());
+					const proc = pick();
+					if (!proc) return;
+					// Run by hand half the time (n8n saves nothing of it) or in production (its static data saved cleared).
+					const manual = this.random() < 0.5;
+					this.event(manual ? 'forget all, by hand' : 'forget all');
+					await this.execution(proc, 'clear', [], { concurrency: 1, manual });
 				})(),
 			);
 		}

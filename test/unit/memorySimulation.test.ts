@@ -68,6 +68,10 @@ export const scenarios: Scenario[] = [
 		name: 'e-mails and phones corrected in the sheet (about a third of the rows, one identifier each, some rows sharing a phone), matched by e-mail or by phone for the whole seed, with stops, a kill, Forget and Adopt',
 		knobs: { ...BASE, switchMatchBy: 0, correct: 0.35, sharePhone: 0.3, stop: 0.2, kill: 0.3, forget: 0.5, adopt: 0.5, later: 0.6 },
 	},
+	{
+		name: 'Forget All Rows (after the first wave as a rule, by hand or in production), with Forget Each Input Row, Adopt, stops and a kill, then a later wave',
+		knobs: { ...BASE, forgetAll: 1, forget: 0.4, adopt: 0.4, stop: 0.15, kill: 0.2, later: 0.8 },
+	},
 ];
 
 const SEEDS = Number(setting('MEMSIM_SEEDS') ?? 60);
