@@ -52,6 +52,9 @@ interface Lease {
 	turn?: LoginTurn;
 }
 
+/** A send that did not go: the session it was to go with was renewed meanwhile (`send`); the request takes a session again. */
+const RELET = Symbol('relet');
+
 /** The read that asks whether a session serves (the credential test's request for Email and Password). */
 const SESSION_PROBE: ApiRequest = { method: 'GET', path: '/v1/company/api-integrations', timeoutMs: 10_000 };
 
@@ -101,7 +104,9 @@ class Call {
 			if (!lease) continue;
 			let outcome: Outcome;
 			try {
-				outcome = lease.turn ? await this.sendLoggingIn(lease, lease.turn) : await this.send(lease.data);
+				const sent = lease.turn ? await this.sendLoggingIn(lease, lease.turn) : await this.send(lease.data, this.request, lease);
+				if (sent === RELET) continue;
+				outcome = sent;
 			} finally {
 				// Whatever came back (an answer, a lost connection, or not sent): a 401 waits no more for it.
 				if (lease.ticket !== undefined) this.transport.session(this.credentials).returned(lease.ticket);
@@ -183,10 +188,20 @@ class Call {
 	 * rate) first, then Max Requests per Second's, so that requests released together at the end
 	 * of a hold still start one interval apart.
 	 */
-	private async send(data: ICredentialDataDecryptedObject, request: ApiRequest = this.request): Promise<Outcome> {
+	private async send(data: ICredentialDataDecryptedObject, request?: ApiRequest): Promise<Outcome>;
+	private async send(data: ICredentialDataDecryptedObject, request: ApiRequest, lease: Lease): Promise<Outcome | typeof RELET>;
+	private async send(data: ICredentialDataDecryptedObject, request: ApiRequest = this.request, lease?: Lease): Promise<Outcome | typeof RELET> {
 		await this.transport.controller.turn(this.wait);
 		await this.transport.pacer.turn(this.wait);
 		this.checkRunning();
+		if (lease && lease.tokenUsed !== '') {
+			// Its session was taken before the turn (a hold can be long): a 401 of the first request after the hold is decided
+			// first, and a session renewed meanwhile is taken up (the request takes its turn again).
+			const owner = this.transport.session(this.credentials);
+			await owner.cleared(lease.tokenUsed);
+			if (owner.held !== lease.tokenUsed) return RELET;
+			this.checkRunning();
+		}
 		const options = wireOptions(request, String(this.credentials.baseUrl), Math.min(request.timeoutMs ?? Number.POSITIVE_INFINITY, this.transport.timeoutMs));
 		return await attempt(this.context, options, data, this.transport.controller);
 	}
@@ -222,7 +237,7 @@ class Call {
 	private async afterAnswer(outcome: Extract<Outcome, { kind: 'answer' }>, lease: Lease): Promise<ServiceResponse | 'again'> {
 		const { status, headers } = outcome;
 		const { parsed, isJson } = parseBody(outcome.body);
-		if (status === 401 && (await this.renewed(lease))) return 'again';
+		if (status === 401 && (await this.renewed(lease, outcome.probe === true))) return 'again';
 		// Completed in place, not copied: this runs for every answer.
 		const answer = unpack(status, parsed, headers) as ServiceResponse & { repeated: boolean };
 		answer.repeated = this.reached;
@@ -271,8 +286,8 @@ class Call {
 		throw this.error(mayExist ? mayExistMessage(message) : message, { httpCode: said, body, mayExist });
 	}
 
-	/** A 401: whether to send again (a new session, or one is needed now) or take it as the answer. */
-	private async renewed(lease: Lease): Promise<boolean> {
+	/** A 401: whether to send again (a new session, or one is needed now) or take it as the answer; `look`: it was the first request after a hold. */
+	private async renewed(lease: Lease, look: boolean): Promise<boolean> {
 		if (this.request.auth === 'optional' && lease.data.authentication === ANONYMOUS) {
 			this.sessionNeeded = true;
 			return true;
@@ -280,7 +295,7 @@ class Call {
 		if (this.mode !== 'emailPassword' || this.request.auth === 'none' || this.request.auth === 'existing') return false;
 		const owner = this.transport.session(this.credentials);
 		const probe = async () => await this.sessionServes(lease.tokenUsed);
-		const verdict = await owner.expired(lease.tokenUsed, async () => await this.context.getCredentials(CREDENTIAL_TYPE), this.wait, this.refusals, lease.ticket, probe);
+		const verdict = await owner.expired(lease.tokenUsed, async () => await this.context.getCredentials(CREDENTIAL_TYPE), this.wait, this.refusals, lease.ticket, probe, look);
 		if (typeof verdict !== 'string') throw this.loginError(verdict);
 		if (verdict === 'renewed') this.refusals.renewed = true;
 		if (verdict === 'final') this.refusal = owner.refusal;

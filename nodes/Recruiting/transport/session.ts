@@ -160,6 +160,13 @@ export class SessionOwner {
 	/** The probe under way or last asked: its session, the 401s it answers for (numbers up to `after`) and its answer. */
 	private probing?: { token: string; after: number; answer: Promise<'served' | 'refused' | 'unknown'> };
 
+	/**
+	 * A 401 of the first request after a hold being decided (`expired` with `look`): the requests that waited out the hold
+	 * with that session wait for the decision before they are sent (`cleared`), instead of all going with a session that
+	 * may have ended during the hold.
+	 */
+	private doubt?: { token: string; done: Promise<void> };
+
 	/** Sends with a session whose answer has not come back yet (`ticket` adds; an answer, or `returned`, takes off). */
 	private readonly out = new Set<number>();
 
@@ -202,6 +209,11 @@ export class SessionOwner {
 	/** The sealed token to send now ('' when none: the caller may then lead a login), or the final login failure. */
 	async current(): Promise<string | LoginFailure> {
 		return (await this.settled()) ?? this.token;
+	}
+
+	/** Waits while a 401 of the first request after a hold, sent with `tokenUsed`, is being decided (see `doubt`). */
+	async cleared(tokenUsed: string): Promise<void> {
+		while (this.doubt && this.doubt.token === tokenUsed) await this.doubt.done;
 	}
 
 	/** The session held right now, without waiting ('' when none). */
@@ -281,7 +293,9 @@ export class SessionOwner {
 	 * deciding, so the renewal served them as well); `probe` asks the session (see `probed`).
 	 * Returns 'retry' (send again: another session is in use), 'renewed' (send again: the session
 	 * was renewed for it, or the next request logs in), 'final' (the 401 is its answer) or the
-	 * final login failure.
+	 * final login failure. `look`: the request was the first after a hold of the run (controller.ts), sent alone while the
+	 * others waited: no other answer can tell, so the session is asked at once (as for a request alone), and the requests
+	 * that waited with this session wait for the decision (`cleared`).
 	 */
 	async expired(
 		tokenUsed: string,
@@ -290,6 +304,27 @@ export class SessionOwner {
 		before: { renewed?: boolean; shared?: boolean } = {},
 		ticket = Number.POSITIVE_INFINITY,
 		probe?: SessionProbe,
+		look = false,
+	): Promise<'retry' | 'renewed' | 'final' | LoginFailure> {
+		if (!look || this.doubt) return await this.decide(tokenUsed, reread, wait, before, ticket, probe, false);
+		let done!: () => void;
+		this.doubt = { token: tokenUsed, done: new Promise<void>((resolve) => (done = resolve)) };
+		try {
+			return await this.decide(tokenUsed, reread, wait, before, ticket, probe, true);
+		} finally {
+			this.doubt = undefined;
+			done();
+		}
+	}
+
+	private async decide(
+		tokenUsed: string,
+		reread: () => Promise<ICredentialDataDecryptedObject>,
+		wait: Waiter,
+		before: { renewed?: boolean; shared?: boolean },
+		ticket: number,
+		probe: SessionProbe | undefined,
+		look: boolean,
 	): Promise<'retry' | 'renewed' | 'final' | LoginFailure> {
 		this.out.delete(ticket);
 		const failure = await this.settled();
@@ -304,7 +339,7 @@ export class SessionOwner {
 		} else {
 			// The session served a request sent after this refusal came back: it works, the 401 is this
 			// request's answer (issue 48).
-			const session = await this.servedAfter(ticket, tokenUsed, wait);
+			const session = look ? 'alone' : await this.servedAfter(ticket, tokenUsed, wait);
 			if (session === 'works') return 'final';
 			// No other answer tells (a request alone, or the others were refused too: the session
 			// ended, or they are all rows of another account): the session is asked before a login.
