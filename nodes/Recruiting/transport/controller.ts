@@ -298,6 +298,18 @@ export class Controller {
 		this.probeAnswered(startedAt);
 	}
 
+	/**
+	 * A request took its turn and was not sent after all (request.ts: its session was renewed while it waited): when it was
+	 * the first request after a hold (nothing sent since the look began), the next request looks instead.
+	 */
+	notSent(): void {
+		if (!this.auto || this.probeSince === undefined) return;
+		const since = this.probeSince;
+		if (this.wire.some((at) => at >= since)) return;
+		this.probeSince = undefined;
+		this.probeDue = true;
+	}
+
 	/** An answer (or none) of a request sent at `startedAt`: the probe after a hold is back when it was sent since; whether it was it. */
 	private probeAnswered(startedAt: number | undefined): boolean {
 		const probe = this.probeSince !== undefined && startedAt !== undefined && startedAt >= this.probeSince;

@@ -199,7 +199,10 @@ class Call {
 			// first, and a session renewed meanwhile is taken up (the request takes its turn again).
 			const owner = this.transport.session(this.credentials);
 			await owner.cleared(lease.tokenUsed);
-			if (owner.held !== lease.tokenUsed) return RELET;
+			if (owner.held !== lease.tokenUsed) {
+				this.transport.controller.notSent();
+				return RELET;
+			}
 			this.checkRunning();
 		}
 		const options = wireOptions(request, String(this.credentials.baseUrl), Math.min(request.timeoutMs ?? Number.POSITIVE_INFINITY, this.transport.timeoutMs));

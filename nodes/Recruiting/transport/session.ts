@@ -51,7 +51,7 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import type { LoginFailure } from './auth';
 import type { Waiter } from './pacer';
-import { markOpened, openSessionToken } from './token';
+import { markOpened, openSessionToken, sealSessionToken } from './token';
 
 /**
  * Own logins in a row whose session the service refused before any authorised success. On a
@@ -92,6 +92,15 @@ const CONTESTED_WAIT_MS = 300;
 
 /** How often a renewal after a session that served looks for a newer stored session (the first at once). */
 const SERVED_LOOKS = 2;
+
+/**
+ * Logins under way in this n8n process, by the credential values they log in with (the seal's fingerprint: base URL,
+ * e-mail, password, token path): a renewal that found no newer stored session waits for one another execution has under
+ * way (at most `JOIN_WAIT_MS`) and takes up the session it stored, instead of logging in too (executions whose shared
+ * session ended together, with a login slower than their looks: 2 logins for 2 executions before, autoLoginBreak).
+ */
+const loginsUnderWay = new Map<string, Promise<void>>();
+const JOIN_WAIT_MS = 30_000;
 
 /**
  * One authenticated read with a session, sent after a 401 came back (the credential test's
@@ -173,7 +182,11 @@ export class SessionOwner {
 	/** Every token this execution has held (sealed and open), for redaction. */
 	readonly seen = new Set<string>();
 
+	/** The key of this credential's logins in `loginsUnderWay`. */
+	private readonly account: string;
+
 	constructor(private readonly credentials: ICredentialDataDecryptedObject) {
+		this.account = sealSessionToken(credentials, '');
 		this.token = openSessionToken(credentials) === '' ? '' : String(credentials.sessionToken);
 		this.remember(this.token);
 	}
@@ -225,9 +238,12 @@ export class SessionOwner {
 	tryLead(): LoginTurn | undefined {
 		if (this.pending || this.failure || this.token !== '') return undefined;
 		let release!: () => void;
-		this.pending = new Promise<void>((resolve) => (release = resolve));
+		const login = new Promise<void>((resolve) => (release = resolve));
+		this.pending = login;
+		loginsUnderWay.set(this.account, login);
 		const end = () => {
 			this.pending = undefined;
+			if (loginsUnderWay.get(this.account) === login) loginsUnderWay.delete(this.account);
 			release();
 		};
 		return {
@@ -306,14 +322,18 @@ export class SessionOwner {
 		probe?: SessionProbe,
 		look = false,
 	): Promise<'retry' | 'renewed' | 'final' | LoginFailure> {
-		if (!look || this.doubt) return await this.decide(tokenUsed, reread, wait, before, ticket, probe, false);
+		if (!look || this.doubt) return await this.decide(tokenUsed, reread, wait, before, ticket, probe);
 		let done!: () => void;
-		this.doubt = { token: tokenUsed, done: new Promise<void>((resolve) => (done = resolve)) };
-		try {
-			return await this.decide(tokenUsed, reread, wait, before, ticket, probe, true);
-		} finally {
-			this.doubt = undefined;
+		const doubt = { token: tokenUsed, done: new Promise<void>((resolve) => (done = resolve)) };
+		this.doubt = doubt;
+		const lift = () => {
+			if (this.doubt === doubt) this.doubt = undefined;
 			done();
+		};
+		try {
+			return await this.decide(tokenUsed, reread, wait, before, ticket, probe, lift);
+		} finally {
+			lift();
 		}
 	}
 
@@ -324,7 +344,7 @@ export class SessionOwner {
 		before: { renewed?: boolean; shared?: boolean },
 		ticket: number,
 		probe: SessionProbe | undefined,
-		look: boolean,
+		lift?: () => void,
 	): Promise<'retry' | 'renewed' | 'final' | LoginFailure> {
 		this.out.delete(ticket);
 		const failure = await this.settled();
@@ -339,13 +359,20 @@ export class SessionOwner {
 		} else {
 			// The session served a request sent after this refusal came back: it works, the 401 is this
 			// request's answer (issue 48).
-			const session = look ? 'alone' : await this.servedAfter(ticket, tokenUsed, wait);
+			// The first request after a hold (`lift`: the others wait): the session is asked at once; when that tells
+			// nothing, the others go and their answers tell, as for any 401 (a row of another account costs no login).
+			let session = lift ? 'alone' : await this.servedAfter(ticket, tokenUsed, wait);
 			if (session === 'works') return 'final';
 			// No other answer tells (a request alone, or the others were refused too: the session
 			// ended, or they are all rows of another account): the session is asked before a login.
 			if (this.token === tokenUsed) {
 				const now = await this.probed(tokenUsed, arrival, probe);
 				if (now === 'served') return 'final';
+				if (lift && now === 'unknown' && this.token === tokenUsed) {
+					lift();
+					session = await this.servedAfter(ticket, tokenUsed, wait);
+					if (session === 'works') return 'final';
+				}
 				unproven = session === 'alone' && now === 'unknown';
 			}
 		}
@@ -514,6 +541,12 @@ export class SessionOwner {
 		const contested = !this.served;
 		for (let look = 0; look < (contested ? CONTESTED_LOOKS : SERVED_LOOKS); look++) {
 			if (contested || look > 0) await wait(this.lookWaitMs());
+			if (await this.takeUpStored(tokenUsed, reread)) return;
+		}
+		// Another execution of this process is logging in with the same credential: its session is taken up once stored.
+		const other = loginsUnderWay.get(this.account);
+		if (other) {
+			await Promise.race([other, wait(JOIN_WAIT_MS)]);
 			if (await this.takeUpStored(tokenUsed, reread)) return;
 		}
 		// A request refused again may have taken up a newer stored session meanwhile: kept.
