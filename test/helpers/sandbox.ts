@@ -4,6 +4,7 @@
  * authentication modes. Shared by the service tests (test/service/).
  */
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { DEFAULT_COMPANIES, startSandbox } from '../sandbox/server';
 import type { Sandbox, SandboxCandidate, SandboxOptions } from '../sandbox/server';
@@ -108,4 +109,31 @@ export function writesSince(sandbox: Sandbox, from: number): string[] {
 		.slice(from)
 		.filter((request) => request.method !== 'GET' && request.path !== '/v1/login')
 		.map((request) => `${request.method} ${request.path}`);
+}
+
+/**
+ * Ends the session of `email` at the sandbox's first 429 (another login of the user: on a sandbox that allows one session
+ * per user, the node's session ends while its run is held). `endedAt()`: the length of the requests log at that moment
+ * (-1 until then); `stop()` ends the watch (call it when the run ended).
+ */
+export function endSessionAtFirst429(sandbox: Sandbox, email: string): { endedAt: () => number; stop: () => Promise<void> } {
+	let endedAt = -1;
+	let running = true;
+	const watch = (async () => {
+		while (running && endedAt < 0) {
+			// The first 429: the window is spent and the run is held until its end.
+			if (sandbox.requests.some((request) => request.status === 429)) {
+				sandbox.issueToken(email);
+				endedAt = sandbox.requests.length;
+			}
+			await sleep(10);
+		}
+	})();
+	return {
+		endedAt: () => endedAt,
+		stop: async () => {
+			running = false;
+			await watch;
+		},
+	};
 }

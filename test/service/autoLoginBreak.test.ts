@@ -5,38 +5,18 @@
  * promise it checks, what was expected and, when it fails, what happened and the likely cause.
  * Run: `npx jest test/service/autoLoginBreak.test.ts` (about a minute).
  */
-import type { INodeParameters } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
-import { CANDIDATE_PATH, LOGIN_PATH, candidateRows, createParameters, isSuccess } from '../helpers/bulk';
+import { CANDIDATE_PATH, LOGIN_PATH } from '../helpers/bulk';
 import { Harness } from '../helpers/harness';
 import type { RunResult } from '../helpers/harness';
-import { ALICE, emailCredential, useSandbox } from '../helpers/sandbox';
-import type { LoggedRequest } from '../sandbox/server';
+import { answered, createUnderAuto, failuresOf, useLoginSandboxes } from '../helpers/autoLogin';
+import { ALICE, emailCredential, endSessionAtFirst429 } from '../helpers/sandbox';
 import { print } from '../sim/host';
 
-const sandbox = useSandbox({}, { resetEachTest: true });
-/** A service that allows one session per user: another login of the user ends the node's session at a chosen moment. */
-const single = useSandbox({ singleSessionPerUser: true }, { resetEachTest: true });
+/** `single`: a service that allows one session per user (another login of the user ends the node's session). */
+const { sandbox, single } = useLoginSandboxes();
 
-afterEach(() => {
-	for (const box of [sandbox(), single()]) {
-		box.setFaults({});
-		box.setTokenLifetime(undefined);
-	}
-});
 
-async function run(harness: Harness, rows: number, tag: string, options: INodeParameters = {}): Promise<RunResult> {
-	return await harness.run({
-		parameters: createParameters({ concurrencyMode: 'auto', ...options }),
-		items: candidateRows(rows, tag),
-		typeVersion: 1.1,
-		onError: 'continueRegularOutput',
-	});
-}
-
-const failures = (result: RunResult): string[] => result.items.filter((item) => !isSuccess(item)).map((item) => String(item.json.error));
-const answered = (requests: LoggedRequest[], status: number): number => requests.filter((request) => request.status === status).length;
 
 /** Everything of a run a user or a log can see: output items, error items, the run's error (message and description). */
 const visible = (result: RunResult): string =>
@@ -71,26 +51,15 @@ describe('a session that ends while Auto waits out a window', () => {
 		const box = single();
 		box.setFaults({ latencyMs: 5, rateLimitPerSecond: 20, rateLimitWindowS: 4, rateLimiter: 'fixed' });
 		const harness = new Harness(emailCredential(box, ALICE));
-		let endedAt = -1;
-		let running = true;
-		const watch = (async () => {
-			while (running && endedAt < 0) {
-				// The first 429: the window is spent and the run is held until its end.
-				if (box.requests.some((request) => request.status === 429)) {
-					box.issueToken(ALICE.email);
-					endedAt = box.requests.length;
-				}
-				await sleep(10);
-			}
-		})();
+		const ending = endSessionAtFirst429(box, ALICE.email);
 		const started = Date.now();
 		let result: RunResult;
 		try {
-			result = await run(harness, 80, 'held');
+			result = await createUnderAuto(harness, 80, 'held');
 		} finally {
-			running = false;
-			await watch;
+			await ending.stop();
 		}
+		const endedAt = ending.endedAt();
 		const after = box.requests.slice(endedAt);
 		// The window after the hold: from the first request accepted by the limiter after the kill (its answer not a 429).
 		const firstServed = after.findIndex((request) => request.status !== 429);
@@ -98,10 +67,10 @@ describe('a session that ends while Auto waits out a window', () => {
 		print(
 			`held: ${Date.now() - started} ms, ${box.counts.logins} logins, ${answered(after, 401)} answered 401 after the session ended ` +
 				`(${answered(nextWindow, 401)} of the ${nextWindow.filter((request) => request.status !== 429).length} accepted in the window after the hold), ` +
-				`${answered(box.requests, 429)} answered 429, ${failures(result).length} failed, ${box.counts.candidatesCreated} created`,
+				`${answered(box.requests, 429)} answered 429, ${failuresOf(result).length} failed, ${box.counts.candidatesCreated} created`,
 		);
 		expect(endedAt).toBeGreaterThan(0);
-		expect(failures(result)).toEqual([]);
+		expect(failuresOf(result)).toEqual([]);
 		expect(box.counts.candidatesCreated).toBe(80);
 		expect(answered(after, 401)).toBeLessThanOrEqual(3);
 	}, 90_000);
@@ -129,13 +98,13 @@ describe('one login shared by executions whose session ended together', () => {
 		const harness = new Harness(emailCredential(box, ALICE));
 		// The shared session lives 3 s; the sessions after it live on.
 		box.setTokenLifetime(3_000);
-		await run(harness, 1, 'seed');
+		await createUnderAuto(harness, 1, 'seed');
 		box.setTokenLifetime(undefined);
 		expect(box.counts.logins).toBe(1);
-		const [a, b] = await Promise.all([run(harness, 300, 'exec-a', { maxConcurrency: 4 }), run(harness, 300, 'exec-b', { maxConcurrency: 4 })]);
-		print(`shared: ${box.counts.logins - 1} logins after the shared session ended, ${answered(box.requests, 401)} answered 401, failed ${failures(a).length} + ${failures(b).length}`);
-		expect(failures(a)).toEqual([]);
-		expect(failures(b)).toEqual([]);
+		const [a, b] = await Promise.all([createUnderAuto(harness, 300, 'exec-a', { maxConcurrency: 4 }), createUnderAuto(harness, 300, 'exec-b', { maxConcurrency: 4 })]);
+		print(`shared: ${box.counts.logins - 1} logins after the shared session ended, ${answered(box.requests, 401)} answered 401, failed ${failuresOf(a).length} + ${failuresOf(b).length}`);
+		expect(failuresOf(a)).toEqual([]);
+		expect(failuresOf(b)).toEqual([]);
 		// The shared session did end within the executions.
 		expect(answered(box.requests, 401)).toBeGreaterThan(0);
 		expect(box.counts.logins - 1).toBe(1);
@@ -155,8 +124,8 @@ describe('logins stay bounded under Auto and a rate limit (guards)', () => {
 		box.setFaults({ latencyMs: 5, unauthorizedRate: 1, paths: [CANDIDATE_PATH, '/v1/company'], rateLimitPerSecond: 20, rateLimitWindowS: 2, rateLimiter: 'fixed' });
 		const harness = new Harness(emailCredential(box, ALICE));
 		const started = Date.now();
-		const result = await run(harness, 100, 'refused');
-		const told = failures(result);
+		const result = await createUnderAuto(harness, 100, 'refused');
+		const told = failuresOf(result);
 		print(`refused: ${Date.now() - started} ms, ${box.counts.logins} logins (${box.counts.loginAttempts} tried), ${answered(box.requests, 401)} answered 401, ${answered(box.requests, 429)} answered 429, ${told.length} failed`);
 		expect(box.counts.logins).toBeLessThanOrEqual(5);
 		expect(told).toHaveLength(100);
@@ -175,8 +144,8 @@ describe('logins stay bounded under Auto and a rate limit (guards)', () => {
 		const box = sandbox();
 		box.setFaults({ latencyMs: 5, expireTokensAfterRequests: 30, loginScript: [{ ok: true }, { status: 401 }] });
 		const harness = new Harness(emailCredential(box, ALICE));
-		const result = await run(harness, 100, 'renewal-refused');
-		const told = failures(result);
+		const result = await createUnderAuto(harness, 100, 'renewal-refused');
+		const told = failuresOf(result);
 		print(`renewal refused: ${box.counts.loginAttempts} login attempts, ${told.length} failed, ${box.counts.candidatesCreated} created`);
 		expect(box.counts.loginAttempts).toBe(2);
 		expect(told.length).toBe(100 - box.counts.candidatesCreated);

@@ -8,41 +8,23 @@
  */
 import { fastify } from 'fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { CANDIDATE_PATH, candidateRows, createParameters, isSuccess } from '../helpers/bulk';
+import { CANDIDATE_PATH } from '../helpers/bulk';
 import { Harness } from '../helpers/harness';
 import type { RunResult } from '../helpers/harness';
-import { ALICE, emailCredential, useSandbox } from '../helpers/sandbox';
+import { answered, createUnderAuto, failuresOf, useLoginSandboxes } from '../helpers/autoLogin';
+import { ALICE, emailCredential, endSessionAtFirst429 } from '../helpers/sandbox';
 import type { LoggedRequest } from '../sandbox/server';
 import { print } from '../sim/host';
 
-const sandbox = useSandbox({}, { resetEachTest: true });
-/** A service that allows one session per user: another login of the user ends the node's session. */
-const single = useSandbox({ singleSessionPerUser: true }, { resetEachTest: true });
-
-afterEach(() => {
-	for (const box of [sandbox(), single()]) {
-		box.setFaults({});
-		box.setTokenLifetime(undefined);
-	}
-});
+/** `single`: a service that allows one session per user (another login of the user ends the node's session). */
+const { sandbox, single } = useLoginSandboxes();
 
 const PROBE_PATH = '/v1/company/api-integrations';
 
-async function create(harness: Harness, rows: number, tag: string, options: INodeParameters = {}, onStart?: (execution: { cancel(): void }) => void): Promise<RunResult> {
-	return await harness.run({
-		parameters: createParameters({ concurrencyMode: 'auto', ...options }),
-		items: candidateRows(rows, tag),
-		typeVersion: 1.1,
-		onError: 'continueRegularOutput',
-		onStart,
-	});
-}
 
-const failures = (result: RunResult): string[] => result.items.filter((item) => !isSuccess(item)).map((item) => String(item.json.error));
-const answered = (requests: LoggedRequest[], status: number): number => requests.filter((request) => request.status === status).length;
 
 /** The e-mail addresses the sandbox created a candidate for more than once. */
 function createdTwice(requests: LoggedRequest[]): string[] {
@@ -164,7 +146,7 @@ describe('a 401 that is the look\'s own answer (a record of another account, the
 		const service = await accountService({ limit: 10, windowMs: 2_000, probe: 403, foreignLooks: 1 });
 		try {
 			const result = await updateRun(service, 30);
-			const failed = failures(result);
+			const failed = failuresOf(result);
 			print(`look of another account, read 403: ${service.logins} logins, ${service.probes} reads, foreign ${[...service.foreign].join(',')}, ${failed.length} failed: ${failed.join(' | ').slice(0, 300)}`);
 			expect(service.foreign.size).toBe(1);
 			expect(failed).toHaveLength(1);
@@ -181,7 +163,7 @@ describe('a 401 that is the look\'s own answer (a record of another account, the
 		const service = await accountService({ limit: 10, windowMs: 2_000, probe: 'served', foreignLooks: 1 });
 		try {
 			const result = await updateRun(service, 30);
-			const failed = failures(result);
+			const failed = failuresOf(result);
 			print(`look of another account, read served: ${service.logins} logins, ${service.probes} reads, ${failed.length} failed: ${failed.join(' | ').slice(0, 300)}`);
 			expect(service.foreign.size).toBe(1);
 			expect(failed).toHaveLength(1);
@@ -203,19 +185,10 @@ describe('Stop Execution while requests wait for the decision', () => {
 		const box = single();
 		box.setFaults({ latencyMs: 5, rateLimitPerSecond: 20, rateLimitWindowS: 4, rateLimiter: 'fixed', hangPaths: [PROBE_PATH], hangMs: 20_000 });
 		const harness = new Harness(emailCredential(box, ALICE));
-		let endedAt = -1;
+		const ending = endSessionAtFirst429(box, ALICE.email);
 		const at = { cancelled: 0, created: -1 };
 		let running = true;
-		const watch = (async () => {
-			while (running && endedAt < 0) {
-				if (box.requests.some((request) => request.status === 429)) {
-					box.issueToken(ALICE.email);
-					endedAt = box.requests.length;
-				}
-				await sleep(10);
-			}
-		})();
-		const result = await create(harness, 80, 'stop', {}, (execution) => {
+		const result = await createUnderAuto(harness, 80, 'stop', {}, (execution) => {
 			void (async () => {
 				while (running && !box.requests.some((request) => request.path === PROBE_PATH)) await sleep(5);
 				if (!running) return;
@@ -227,7 +200,8 @@ describe('Stop Execution while requests wait for the decision', () => {
 		}).finally(() => {
 			running = false;
 		});
-		await watch;
+		await ending.stop();
+		const endedAt = ending.endedAt();
 		const ended = Date.now();
 		print(`stopped: the run ended ${ended - at.cancelled} ms after the cancel; created ${at.created} by then, ${box.counts.candidatesCreated} in all; ${answered(box.requests, 401)} answered 401`);
 		expect(endedAt).toBeGreaterThan(0);
@@ -252,10 +226,10 @@ describe('sessions that end often under a window', () => {
 		box.setTokenLifetime(2_500);
 		const harness = new Harness(emailCredential(box, ALICE));
 		const started = Date.now();
-		const result = await create(harness, 80, 'short');
+		const result = await createUnderAuto(harness, 80, 'short');
 		const took = Date.now() - started;
-		print(`short sessions: ${took} ms, ${box.counts.logins} logins, ${answered(box.requests, 401)} answered 401, ${answered(box.requests, 429)} answered 429, ${failures(result).length} failed, ${box.counts.candidatesCreated} created`);
-		expect(failures(result)).toEqual([]);
+		print(`short sessions: ${took} ms, ${box.counts.logins} logins, ${answered(box.requests, 401)} answered 401, ${answered(box.requests, 429)} answered 429, ${failuresOf(result).length} failed, ${box.counts.candidatesCreated} created`);
+		expect(failuresOf(result)).toEqual([]);
 		expect(box.counts.candidatesCreated).toBe(80);
 		expect(createdTwice(box.requests)).toEqual([]);
 		expect(box.counts.logins).toBeLessThanOrEqual(Math.ceil(took / 2_000) + 1);
@@ -278,34 +252,24 @@ describe('sessions that end often under a window', () => {
 		const box = single();
 		box.setFaults({ latencyMs: 5, rateLimitPerSecond: 10, rateLimitWindowS: 4, rateLimiter: 'fixed' });
 		const harness = new Harness(emailCredential(box, ALICE));
-		let endedAt = -1;
-		let running = true;
-		const watch = (async () => {
-			while (running && endedAt < 0) {
-				if (box.requests.some((request) => request.status === 429)) {
-					box.issueToken(ALICE.email);
-					endedAt = box.requests.length;
-				}
-				await sleep(10);
-			}
-		})();
+		const ending = endSessionAtFirst429(box, ALICE.email);
 		const started = Date.now();
 		let result: RunResult;
 		try {
-			result = await create(harness, 40, 'capped', { requestsPerSecond: 4, maxConcurrency: 16 });
+			result = await createUnderAuto(harness, 40, 'capped', { requestsPerSecond: 4, maxConcurrency: 16 });
 		} finally {
-			running = false;
-			await watch;
+			await ending.stop();
 		}
+		const endedAt = ending.endedAt();
 		const took = Date.now() - started;
 		const sent = box.requests.length;
 		const after = box.requests.slice(endedAt);
 		print(
 			`capped: ${took} ms for ${sent} requests (${answered(box.requests, 429)} answered 429, ${answered(after, 401)} answered 401 after the session ended: ` +
-				`${after.map((request) => `${request.method[0]}${request.status}`).join(' ')}), ${box.counts.logins} logins, ${failures(result).length} failed, ${box.counts.candidatesCreated} created`,
+				`${after.map((request) => `${request.method[0]}${request.status}`).join(' ')}), ${box.counts.logins} logins, ${failuresOf(result).length} failed, ${box.counts.candidatesCreated} created`,
 		);
 		expect(endedAt).toBeGreaterThan(0);
-		expect(failures(result)).toEqual([]);
+		expect(failuresOf(result)).toEqual([]);
 		expect(box.counts.candidatesCreated).toBe(40);
 		expect(createdTwice(box.requests)).toEqual([]);
 		// What the cap needs for what was sent (4 a second), what the window needs (10 per 4 s), and 10 s of slack.
@@ -326,8 +290,8 @@ describe('several executions on a one-session-per-user service under one window'
 		box.setFaults({ latencyMs: 5, rateLimitPerSecond: 20, rateLimitWindowS: 4, rateLimiter: 'fixed' });
 		const harness = new Harness(emailCredential(box, ALICE));
 		const started = Date.now();
-		const results = await Promise.all(['a', 'b', 'c'].map(async (tag) => await create(harness, 40, `multi-${tag}`)));
-		const failed = results.flatMap(failures);
+		const results = await Promise.all(['a', 'b', 'c'].map(async (tag) => await createUnderAuto(harness, 40, `multi-${tag}`)));
+		const failed = results.flatMap(failuresOf);
 		print(`three executions: ${Date.now() - started} ms, ${box.counts.logins} logins, ${answered(box.requests, 401)} answered 401, ${answered(box.requests, 429)} answered 429, ${failed.length} failed (${failed.slice(0, 2).join(' | ').slice(0, 300)}), ${box.counts.candidatesCreated} created`);
 		expect(failed).toEqual([]);
 		expect(box.counts.candidatesCreated).toBe(120);
