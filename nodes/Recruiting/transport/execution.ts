@@ -75,9 +75,13 @@ export class TransportSession {
 		this.pacer = new Pacer(requestsPerSecond > 0 ? 1000 / requestsPerSecond : 0);
 	}
 
+	/** The id of the n8n credential the node uses (its logins are shared with the other executions of the process: session.ts). */
+	private credentialId?: string;
+
 	/** The decrypted credential, read once per execution (a copy: the stored one is never changed here). */
 	async getCredentials(context: RequestContext): Promise<ICredentialDataDecryptedObject> {
 		if (!this.credentials) {
+			this.credentialId = context.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? undefined;
 			this.credentials = context.getCredentials(CREDENTIAL_TYPE).then((data) => ({ ...data }));
 			this.credentials.catch(() => {
 				this.credentials = undefined;
@@ -94,7 +98,7 @@ export class TransportSession {
 
 	/** The owner of the session token (Email and Password). */
 	session(credentials: ICredentialDataDecryptedObject): SessionOwner {
-		this.owner ??= new SessionOwner(credentials);
+		this.owner ??= new SessionOwner(credentials, this.credentialId);
 		return this.owner;
 	}
 

@@ -156,6 +156,17 @@ class Call {
 	 * requests wait; a login that failed for good fails them all.
 	 */
 	private async sendLoggingIn(lease: Lease, turn: LoginTurn): Promise<Outcome> {
+		try {
+			return await this.loggingIn(lease, turn);
+		} finally {
+			// However it ended (stopped or cancelled before or while it logged in, a throw of `send` too): the turn is over, so
+			// the requests waiting for it, and other executions waiting for this process's login (session.ts
+			// `loginsUnderWay`), look again. After `succeeded` or `failed` this changes nothing (a turn ends once).
+			turn.abandoned();
+		}
+	}
+
+	private async loggingIn(lease: Lease, turn: LoginTurn): Promise<Outcome> {
 		const { pacer } = this.transport;
 		for (let tries = 0; ; tries++) {
 			if (cancelled(this.context) || this.transport.stopped) turn.abandoned();

@@ -94,13 +94,16 @@ const CONTESTED_WAIT_MS = 300;
 const SERVED_LOOKS = 2;
 
 /**
- * Logins under way in this n8n process, by the credential values they log in with (the seal's fingerprint: base URL,
- * e-mail, password, token path): a renewal that found no newer stored session waits for one another execution has under
- * way (at most `JOIN_WAIT_MS`) and takes up the session it stored, instead of logging in too (executions whose shared
- * session ended together, with a login slower than their looks: 2 logins for 2 executions before, autoLoginBreak).
+ * Logins under way in this n8n process, by n8n credential (its id) and the values they log in with (the seal's
+ * fingerprint: base URL, e-mail, password, token path): a renewal that found no newer stored session waits for one another
+ * execution has under way (at most `JOIN_WAIT_MS`) and takes up the session it stored in that credential, instead of
+ * logging in too (executions whose shared session ended together, with a login slower than their looks: 2 logins for 2
+ * executions before, autoLoginBreak). Without a credential id nothing is shared (another credential of the same account
+ * stores its session elsewhere: waiting for its login only delays, loginShareBreak).
  */
 const loginsUnderWay = new Map<string, Promise<void>>();
 const JOIN_WAIT_MS = 30_000;
+const JOIN_STEP_MS = 100;
 
 /**
  * One authenticated read with a session, sent after a 401 came back (the credential test's
@@ -182,11 +185,14 @@ export class SessionOwner {
 	/** Every token this execution has held (sealed and open), for redaction. */
 	readonly seen = new Set<string>();
 
-	/** The key of this credential's logins in `loginsUnderWay`. */
-	private readonly account: string;
+	/** The key of this credential's logins in `loginsUnderWay` (undefined: none shared). */
+	private readonly account?: string;
 
-	constructor(private readonly credentials: ICredentialDataDecryptedObject) {
-		this.account = sealSessionToken(credentials, '');
+	constructor(
+		private readonly credentials: ICredentialDataDecryptedObject,
+		credentialId?: string,
+	) {
+		this.account = credentialId ? `${credentialId}|${sealSessionToken(credentials, '')}` : undefined;
 		this.token = openSessionToken(credentials) === '' ? '' : String(credentials.sessionToken);
 		this.remember(this.token);
 	}
@@ -240,10 +246,15 @@ export class SessionOwner {
 		let release!: () => void;
 		const login = new Promise<void>((resolve) => (release = resolve));
 		this.pending = login;
-		loginsUnderWay.set(this.account, login);
+		const account = this.account;
+		if (account !== undefined) loginsUnderWay.set(account, login);
+		// Once: a login that ended is not ended again by a later `abandoned` (request.ts ends the turn on any throw).
+		let ended = false;
 		const end = () => {
-			this.pending = undefined;
-			if (loginsUnderWay.get(this.account) === login) loginsUnderWay.delete(this.account);
+			if (ended) return;
+			ended = true;
+			if (this.pending === login) this.pending = undefined;
+			if (account !== undefined && loginsUnderWay.get(account) === login) loginsUnderWay.delete(account);
 			release();
 		};
 		return {
@@ -544,9 +555,16 @@ export class SessionOwner {
 			if (await this.takeUpStored(tokenUsed, reread)) return;
 		}
 		// Another execution of this process is logging in with the same credential: its session is taken up once stored.
-		const other = loginsUnderWay.get(this.account);
+		const other = this.account === undefined ? undefined : loginsUnderWay.get(this.account);
 		if (other) {
-			await Promise.race([other, wait(JOIN_WAIT_MS)]);
+			let over = false;
+			void other.then(() => (over = true));
+			// In steps, so that nothing waits on once that login ended; a step that ends early says the run is stopping.
+			for (let left = JOIN_WAIT_MS; !over && left > 0; left -= JOIN_STEP_MS) {
+				const started = performance.now();
+				await wait(JOIN_STEP_MS);
+				if (performance.now() - started < JOIN_STEP_MS / 2) break;
+			}
 			if (await this.takeUpStored(tokenUsed, reread)) return;
 		}
 		// A request refused again may have taken up a newer stored session meanwhile: kept.
