@@ -118,6 +118,9 @@ export async function simulate(rows: Row[], concurrency: number, model: ServiceM
 	return { logins, timeMs, ownRefusals, endedRefusals, failed: executions[0].failed, wrong: executions[0].wrong };
 }
 
+/** Runs so far (each `simulateShared` run its own n8n credential). */
+let runs = 0;
+
 /**
  * Executions sharing one stored credential, each with its own `SessionOwner` (as in n8n: one per
  * execution), on one simulated clock and service; the probe (a read with the session after a
@@ -126,6 +129,7 @@ export async function simulate(rows: Row[], concurrency: number, model: ServiceM
  */
 export async function simulateShared(plans: ExecutionPlan[], model: ServiceModel): Promise<SharedResult> {
 	const clock = new Clock();
+	const credentialId = `sim-credential-${++runs}`;
 	let stored = '';
 	const live = new Map<string, { served: number; limit: number; endsAt: number }>();
 	let logins = 0;
@@ -190,7 +194,8 @@ export async function simulateShared(plans: ExecutionPlan[], model: ServiceModel
 	const capped = (model.intervalMs ?? 0) > 0;
 	const execution = async (plan: ExecutionPlan): Promise<ExecutionResult> => {
 		if ((plan.startMs ?? 0) > 0) await clock.sleep(plan.startMs ?? 0);
-		const owner = new SessionOwner({ ...ownerCredentials, sessionToken: stored });
+		// One n8n credential for every execution of the run (its id keys the process's logins under way: session.ts `loginsUnderWay`), one per run so that no run sees another's.
+		const owner = new SessionOwner({ ...ownerCredentials, sessionToken: stored }, credentialId);
 		const mine = { logins: 0, probes: 0, longestItemMs: 0, verdicts: [] as string[] };
 		// The pacer (transport/pacer.ts) of this execution, on the simulated clock.
 		let lastStart = Number.NEGATIVE_INFINITY;
