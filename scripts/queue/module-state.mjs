@@ -47,6 +47,14 @@ function sourceFiles(dir) {
  * limit from cold again. A worker without it starts at 5 and learns, as every run did before.
  * No secret and nothing of any row; keyed by a hash of service address, login and credential;
  * 64 services at most, each forgotten 10 minutes after it was left (test/unit/pace.test.ts).
+ *
+ * The logins under way per n8n credential (nodes/Recruiting/transport/session.ts, `loginsUnderWay`):
+ * while one execution logs in, another execution of the same process whose session ended with the same
+ * credential waits for that login and takes up the session it stored in the credential, instead of
+ * logging in too (one login, not one per execution: test/service/autoLoginBreak.test.ts,
+ * loginShareBreak.test.ts). An entry is a promise, no token and no secret, keyed by the n8n credential id
+ * and a hash of its values; it lives only while its login runs (deleted when the login ends, however it
+ * ends). A worker without it logs in for its own executions, as every process did before.
  */
 export const NAMED_EXCEPTIONS = [
 	{
@@ -58,6 +66,11 @@ export const NAMED_EXCEPTIONS = [
 		file: 'nodes/Recruiting/transport/pace.ts',
 		name: 'paces',
 		why: 'the pace each service showed, for the next node run against it to start from (named exception: requests in flight, idle latency, a learned send rate; no secret, no row; keyed by service, login and credential; bounded, forgotten after 10 minutes)',
+	},
+	{
+		file: 'nodes/Recruiting/transport/session.ts',
+		name: 'loginsUnderWay',
+		why: 'the logins under way per n8n credential, so that executions of one process whose session ended log in once (named exception: a promise per login, no token, no secret; keyed by credential id and a hash of its values; deleted when the login ends)',
 	},
 ];
 
