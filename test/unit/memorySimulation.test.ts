@@ -188,7 +188,12 @@ describe('the whole memory of Create or Update in a deterministic simulation', (
 			// (docs/sync-memory.md, "Reading without writing": at 2,000 seeds 215 in 32,000 rows before a false second half was taken
 			// off again with the marks, 51 since; 9 of the 960 rows of npm test's 60 seeds before).
 			if (index === 0) expect(totals.falseSame).toBeLessThanOrEqual(Math.ceil(totals.rows / 500));
+			// There too, at most one row in 50 refused for a reason that is not true, or left without a candidate at the end
+			// (property 3): the residual is a claim a write that read before its removal brought back (seed 110004 of "Forget All
+			// Rows"), 6 in the 960 rows of npm test's 60 seeds, 51 in 4,800 at 300 seeds. A memory that kept the claim of a row the
+			// service refused gave 28 in 640 (test/unit/memoryJudgeBreak.test.ts, a review of this judge).
+			if (index === 0) expect(totals.falseReason - totals.falseSame).toBeLessThanOrEqual(Math.ceil(totals.rows / 50));
 		};
-		it(`${scenario.name}: nothing created twice, each dry run plans what its execution does${index === 0 ? ', nothing refused wrongly, hardly a row unchanged by a content never sent' : ''}`, check, 600_000);
+		it(`${scenario.name}: nothing created twice, each dry run plans what its execution does${index === 0 ? ', nothing refused wrongly, hardly a row unchanged by a content never sent or refused for a false reason' : ''}`, check, 600_000);
 	}
 });
