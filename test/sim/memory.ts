@@ -201,6 +201,28 @@ const PLAN_ALLOWS: Record<string, string[]> = {
 /** What the service or an interruption decided, not the memory (the plan cannot know it): not compared. */
 const NOT_THE_MEMORY = ['refused by the service', 'unknown', 'cancelled', 'update failed', 'failed'];
 
+/** When an execution ended or died (Infinity while it runs). */
+const untilOf = (exec: Exec) => exec.end ?? exec.died ?? Infinity;
+
+/** Executions that send or remember a row (a Forget or a Forget All Rows does neither). */
+const WRITERS: Array<Exec['kind']> = ['sync', 'final', 'adopt'];
+
+type Forget = RowLog['forgets'][number];
+
+/**
+ * The last Forget of any of the rows begun at or before a moment: the one that took the rows off last (the latest end, one
+ * still running first). Rows that share a key are forgotten by each one's Forget: the later removal is the one that counts
+ * (seed 90017 of "two people sharing a phone": r11's Forget ended before r10's, which took off the claim of r11's creation).
+ */
+const lastForgetOf = (rows: RowLog[], at = Infinity): Forget | undefined => {
+	const ended = (forget: Forget) => forget.until ?? Infinity;
+	const started = rows.flatMap((row) => row.forgets).filter((forget) => forget.at <= at);
+	return started.reduce<Forget | undefined>((last, forget) => (last === undefined || ended(forget) > ended(last) || (ended(forget) === ended(last) && forget.at >= last.at) ? forget : last), undefined);
+};
+
+/** Whether an execution that sends or remembers the rows worked on them while the Forget ran (its start before the Forget's end, its end after its start). */
+const workedDuring = (exec: Exec, forget: Forget) => WRITERS.includes(exec.kind) && exec !== forget.by && exec.start <= (forget.until ?? Infinity) && untilOf(exec) >= forget.at;
+
 /** Everything that happened to one row (for the checks and a failing seed's report). */
 class RowLog {
 	readonly key: string;
@@ -337,6 +359,8 @@ export interface Outcome {
 	 * in the process that sent it (docs/create-or-update.md).
 	 */
 	twiceHeldSwitch: string[];
+	/** Two people sharing a phone: one forgotten under the other Match By (its phone with it), then the other created again after a switch to it. */
+	twiceSharedForget: string[];
 	/**
 	 * The same, where the first creation came from a process killed after it sent it, before the claims of the row's other
 	 * keys (asked once its answer, or no answer, came: with the next store call) reached n8n's store, and the second was
@@ -411,14 +435,19 @@ export class Simulation {
 	readonly strandedByKill = new Set<string>();
 
 	/**
-	 * Whether an execution of a process that was killed while it ran worked on the row, and died after the row's last Forget
-	 * began (a process killed after its execution ended, or before a Forget took every claim off, holds no claim of it).
+	 * Whether an execution of a process that was killed while it ran still held the row when it died: the row undecided there
+	 * (claimed, prepared ahead, in flight), or a creation of it gone without an answer; and it died after the row's last
+	 * Forget began. A process killed after its execution ended, one that had let the row go (a creation the service
+	 * refused: released), or one killed before a Forget took every claim off holds no claim of it (memoryJudgeBreak2.test.ts).
 	 */
-	private killedClaimant(row: RowView): boolean {
-		const lastForgetAt = Math.max(-Infinity, ...row.forgets.map((forget) => forget.at));
-		return [...row.touches].some((exec) => {
+	private killedClaimant(rows: RowLog[]): boolean {
+		const lastForgetAt = lastForgetOf(rows)?.at ?? -Infinity;
+		return [...new Set(rows.flatMap((row) => [...row.touches]))].some((exec) => {
 			const died = exec.died ?? (exec.end === undefined ? exec.proc.diedAt : undefined);
-			return died !== undefined && died >= lastForgetAt;
+			if (died === undefined || died < lastForgetAt) return false;
+			const undecided = rows.some((row) => row.touches.has(exec) && (exec.decided.get(row) ?? Infinity) >= died);
+			const unanswered = rows.some((row) => row.sends.some((send) => send.exec === exec && (send.fate === 'unknown' || send.fate === 'aborted')));
+			return undecided || unanswered;
 		});
 	}
 
@@ -460,7 +489,11 @@ export class Simulation {
 
 	/** The rows the judge of a refusal or a plan looks at: every row with the row's phone (its holds and claims may be theirs under either Match By). */
 	private near(row: RowLog): RowView {
-		return this.view(row.sharesPhone || row.corrected ? this.rows.filter((other) => other.phone === row.phone || other.email === row.email) : [row]);
+		return this.view(this.nearRows(row));
+	}
+
+	private nearRows(row: RowLog): RowLog[] {
+		return row.sharesPhone || row.corrected ? this.rows.filter((other) => other.phone === row.phone || other.email === row.email) : [row];
 	}
 
 	/** Several rows read as one (a row alone: itself, so that scenarios without shared phones judge as before). */
@@ -479,15 +512,19 @@ export class Simulation {
 		};
 	}
 
-	/** Whether a Forget of the row ran while an execution (not the Forget's) worked on it, or while a creation of it was in flight. */
-	private forgotDuringSync(row: RowView): boolean {
-		const until = (exec: Exec) => exec.end ?? exec.died ?? Infinity;
-		return row.forgets.some(
-			(forget) =>
-				[...row.touches].some((other) => other !== forget.by && other.start <= (forget.until ?? Infinity) && until(other) >= forget.at) ||
-				row.sends.some((send) => send.at <= forget.at && (send.storedAt ?? -Infinity) >= forget.at),
-		);
+	/**
+	 * Whether the rows' last Forget ran while an execution that sends or remembers them worked on them (its end, which writes
+	 * again what it wrote, came after the Forget began), or while a creation of them was in flight. An earlier Forget does not
+	 * count once the rows were forgotten again, as the docs advise (memoryJudgeBreak2.test.ts).
+	 */
+	private forgotDuringSync(rows: RowLog[]): boolean {
+		const forget = lastForgetOf(rows);
+		if (forget === undefined) return false;
+		return rows.some((row) => [...row.touches].some((other) => workedDuring(other, forget)) || row.sends.some((send) => send.at <= forget.at && (send.storedAt ?? -Infinity) >= forget.at));
 	}
+
+	/** Rows answered `same` by a content pair that the stated write-back brought back (`exec.id|row.name`): the final run's such answer is not a row lost. */
+	private readonly sameWrittenBack = new Set<string>();
 
 	/** Whether a live candidate of the row's identity under a Match By received the content. */
 	private holds(matchBy: MatchBy, row: RowLog, content: string): boolean {
@@ -613,13 +650,14 @@ export class Simulation {
 		this.note(sheetRow, `${exec.id} refused: ${why}`);
 		// Held: two people sharing a phone, what either did counts (this process's hold under that phone may be the other's:
 		// memory/holds.ts). Any other refusal is about the person the row is under the execution's Match By (its key's claim).
-		const row = why === 'held' ? this.near(sheetRow) : this.view(this.identity(exec.matchBy, sheetRow));
+		const rows = why === 'held' ? this.nearRows(sheetRow) : this.identity(exec.matchBy, sheetRow);
+		const row = this.view(rows);
 		const sends = row.sendsSinceForget();
 		const { running, gone } = this.others(row, exec);
 		const grace = gone + 2 * EPOCH_MS;
 		const push = (property: 2 | 3, note: string) => this.wrong.push({ row: sheetRow.name, exec: exec.id, why, property, note });
 		// A claim of a killed process is never taken over (marks.ts: no lease can tell a dead claimant from a slow clock): counted apart.
-		if (this.killedClaimant(row)) {
+		if (this.killedClaimant(rows)) {
 			this.strandedByKill.add(sheetRow.name);
 			return;
 		}
@@ -628,7 +666,10 @@ export class Simulation {
 			return;
 		}
 		const unknown = sends.some((send) => send.fate === 'unknown' || send.fate === 'aborted');
-		if (why === 'held' && !row.sends.some((send) => send.exec.proc === exec.proc && (send.fate === 'unknown' || send.fate === 'aborted'))) push(3, 'held, but no creation of it from this process went without an answer');
+		// Held: a creation from this process without an answer since it last forgot or adopted the row (as comparePlan).
+		const adoptedHere = rows.flatMap((one) => one.adopts.filter((adopt) => adopt.proc === exec.proc).map((adopt) => adopt.at));
+		const forgotHere = Math.max(-Infinity, ...adoptedHere, ...row.forgets.filter((forget) => forget.by?.proc === exec.proc).map((forget) => forget.at));
+		if (why === 'held' && !row.sends.some((send) => send.exec.proc === exec.proc && send.at >= forgotHere && (send.fate === 'unknown' || send.fate === 'aborted'))) push(3, 'held, but no creation of it from this process went without an answer since it last forgot or adopted it');
 		if (why === 'busy' && !running && this.now() >= grace) push(3, 'busy, but no other execution works on it, and the last ended or died 2 epochs ago');
 		// "May already exist, or be created right now by another execution": true while another execution works on it.
 		if (why === 'known' && row.live().length === 0 && !unknown && !running) push(3, `"may already exist" (${why}), but no candidate exists, no creation of it went without an answer, and no other execution works on it`);
@@ -657,8 +698,13 @@ export class Simulation {
 					unchanged: () => {
 						// With its slug: true when that candidate holds the content (a candidate deleted since: the stated stale slug
 						// after a Forget, docs/sync-memory.md "Forget, then created again elsewhere", counted apart).
+						// Counted apart only where that limit's condition holds (a candidate of the row's person created again since) or
+						// after a Forget during a sync of the row (its end saves the old slug: "Forget during a claim").
 						const candidate = this.bySlug.get(slug!);
-						if (candidate?.deletedAt !== undefined) this.event('unchanged with the slug of a deleted candidate');
+						const identity = this.identity(exec.matchBy, row);
+						const again = candidate?.deletedAt !== undefined && this.liveOf(exec.matchBy, row).some((other) => other.at > candidate.deletedAt!);
+						if (candidate?.deletedAt !== undefined && (again || this.forgotDuringSync(identity))) this.event('unchanged with the slug of a deleted candidate (stated)');
+						else if (candidate?.deletedAt !== undefined) this.wrong.push({ row: row.name, exec: exec.id, why: 'same', property: 3, note: `unchanged with its slug ${slug}, whose candidate the user deleted, and no candidate of the row since` });
 						else if (!candidate?.received.has(content)) this.wrong.push({ row: row.name, exec: exec.id, why: 'same', property: 3, note: `unchanged with its slug ${slug}, but that candidate never received ${content}` });
 						remember(slug!, known!.p!);
 						return { output: 'unchanged', clean: true };
@@ -669,9 +715,10 @@ export class Simulation {
 						// True when a live candidate of the row's identity received the content (one deleted since does not count). A
 						// content that reached a candidate the user deleted, when the Forget of the row ran while an execution worked on it,
 						// is that stated case (docs/sync-memory.md "Forget during a claim": that execution's end writes again what it wrote).
-						if (!this.holds(exec.matchBy, row, content) && row.reached.has(content) && this.forgotDuringSync(this.view(this.identity(exec.matchBy, row))))
+						if (!this.holds(exec.matchBy, row, content) && row.reached.has(content) && this.forgotDuringSync(this.identity(exec.matchBy, row))) {
 							this.event('unchanged by a content of a deleted candidate, after a Forget during a sync of the row');
-						else if (!this.holds(exec.matchBy, row, content)) this.wrong.push({ row: row.name, exec: exec.id, why: 'same', property: 3, note: `same, but no live candidate holds ${content}${row.reached.has(content) ? ' (it reached one that was deleted since)' : ' (it never reached the service)'}` });
+							this.sameWrittenBack.add(`${exec.id}|${row.name}`);
+						} else if (!this.holds(exec.matchBy, row, content)) this.wrong.push({ row: row.name, exec: exec.id, why: 'same', property: 3, note: `same, but no live candidate holds ${content}${row.reached.has(content) ? ' (it reached one that was deleted since)' : ' (it never reached the service)'}` });
 						return 'same';
 					},
 					refused: (why) => {
@@ -1140,6 +1187,7 @@ export class Simulation {
 			const judged = this.wrong.some((wrong) => wrong.row === row.name && wrong.exec === finalExec.id);
 			if (judged) continue;
 			if (['held', 'known'].includes(outcome)) heldAtEnd += 1;
+			else if (outcome === 'same' && this.sameWrittenBack.has(`${finalExec.id}|${row.name}`)) this.event('final run: unchanged by a deleted candidate\'s content, after a Forget during a sync of the row');
 			// The service refused the final run's creation, or did not answer it (a row first sent there): not the memory's doing.
 			else if (['refused by the service', 'unknown'].includes(outcome)) this.event('final creation refused or unanswered by the service');
 			else this.wrong.push({ row: row.name, exec: finalExec.id, why: outcome === 'failed' ? 'failed' : 'lost', property: 3, note: `no candidate at the end; the final run answered ${outcome}` });
@@ -1147,48 +1195,73 @@ export class Simulation {
 		const damaged = (row: RowView) => [...this.store.droppedBySlow].some((value) => row.keys.some((key) => value.includes(key)));
 		// Each row created twice, read with every row of the candidates concerned (one row alone without shared phones).
 		const doubled = [...new Set(this.doubles.map((double) => double.row))].map((row) => this.view([...new Set(this.doubles.filter((double) => double.row === row).flatMap((double) => double.with))], row.name));
-		const until = (exec: Exec) => exec.end ?? exec.died ?? Infinity;
-		const switchDuring = (row: RowView) => {
-			const touches = [...row.touches];
-			return touches.some((one) => touches.some((other) => one.matchBy !== other.matchBy && one.start <= until(other) && other.start <= until(one)));
+		// Each double judged on its own two creations (the new one and the candidate it doubled), memoryJudgeBreak2.test.ts.
+		type Double = Simulation['doubles'][number];
+		const unanswered = (send: Send) => send.fate === 'unknown' || send.fate === 'aborted';
+		const pairs = (double: Double) => double.sends.slice(1).map((older) => [older, double.sends[0]] as const);
+		// Executions of both Match By settings working on the row at once, each sending one of the two creations.
+		const switchDuring = (double: Double) => pairs(double).some(([one, other]) => one.exec.matchBy !== other.exec.matchBy && one.exec.start <= untilOf(other.exec) && other.exec.start <= untilOf(one.exec));
+		// Held under one Match By, then sent again under the other elsewhere (the process that holds it never sends it again).
+		const heldSwitch = (double: Double) => pairs(double).some(([held, later]) => unanswered(held) && later.exec.matchBy !== held.exec.matchBy && later.exec.proc !== held.exec.proc);
+		// Sent by an execution killed right after it sent it, then sent under the other Match By.
+		const killedSwitch = (double: Double) =>
+			pairs(double).some(([first, later]) => (first.exec.died !== undefined || (first.exec.end === undefined && first.exec.proc.diedAt !== undefined)) && later.exec.matchBy !== first.exec.matchBy);
+		// A Forget while another execution works on the row (docs/sync-memory.md, "Forget during a claim"): one of the two
+		// creations was sent by a process one of whose executions worked on the row, undecided there, during the last Forget
+		// begun before the double (the executions of one process share its claim: one that won the row before the Forget sends
+		// it later, seed 40090 of "Forget and Adopt"), or was in flight when it began (seed 73199 of "everything at once": a
+		// killed worker's request stored after the user deleted and forgot). The stated case is "that execution and a later one
+		// both create it", however late (seed 40151: 170 s after); two creations of processes that had no execution deciding
+		// the row during that Forget, or a double after the row was forgotten again, are no such case.
+		const forgetExempt = (double: Double) => {
+			const forget = lastForgetOf(double.with, double.at);
+			if (forget === undefined) return false;
+			const deciding = (exec: Exec) => workedDuring(exec, forget) && double.with.some((row) => row.touches.has(exec) && (exec.decided.get(row) ?? Infinity) >= forget.at);
+			return double.sends.some(
+				(send) => double.with.some((row) => [...row.touches].some((other) => other.proc === send.exec.proc && deciding(other))) || (send.at <= forget.at && (send.storedAt ?? -Infinity) >= forget.at),
+			);
 		};
-		const heldSwitch = (row: RowView) => {
-			const stored = row.sends.filter((send) => send.stored);
-			// Elsewhere: the process that holds it under its other key never sends it again there (memory/holds.ts).
-			return stored.some((held) => (held.fate === 'unknown' || held.fate === 'aborted') && stored.some((later) => later.at > held.at && later.exec.matchBy !== held.exec.matchBy && later.exec.proc !== held.exec.proc));
+		// Two people sharing a phone (docs/create-or-update.md, "What a switch does not cover"): a Forget of the other person
+		// under the other Match By forgets the phone too, and a run after the switch creates this one again (seeds 90164 and
+		// 90175 of "two people sharing a phone").
+		const sharedForget = (double: Double) =>
+			pairs(double).some(
+				([older, later]) =>
+					older.exec.matchBy !== later.exec.matchBy &&
+					double.with.some((row) => row !== double.row && row.phone === double.row.phone && row.forgets.some((forget) => forget.by?.matchBy !== later.exec.matchBy && forget.at > older.at && forget.at < later.at)),
+			);
+		const classOf = (double: Double, row: RowView) =>
+			damaged(row)
+				? 'slow'
+				: forgetExempt(double)
+					? 'forget'
+					: switchDuring(double)
+						? 'switch'
+						: heldSwitch(double)
+							? 'held'
+							: killedSwitch(double)
+								? 'killed'
+								: sharedForget(double)
+									? 'shared'
+									: 'twice';
+		// A row counts under a stated case only when every double of it is one; otherwise as created twice.
+		const rowClass = (row: RowView) => {
+			const classes = this.doubles.filter((double) => double.row.name === row.name).map((double) => classOf(double, row));
+			return classes.includes('twice') ? 'twice' : classes[0];
 		};
-		const killedSwitch = (row: RowView) => {
-			const stored = row.sends.filter((send) => send.stored);
-			return stored.some((first) => first.exec.proc.diedAt !== undefined && stored.some((later) => later.at > first.at && later.exec.matchBy !== first.exec.matchBy));
-		};
-		// A Forget while another execution works on the row (docs/sync-memory.md, "Forget during a claim"), judged for each
-		// double on its own: one of its two creations was sent by a process one of whose executions worked on the row during a
-		// Forget of it begun before the double, from its start to its end (the executions of one process share its claim: one
-		// that won the row before the Forget sends it later, seed 40090 of "Forget and Adopt"), or was in flight when the Forget
-		// began (sent by an execution, or a process, that ended before it landed: seed 73199 of "everything at once", a killed
-		// worker's request stored after the user deleted and forgot). The stated case is "that execution and a later one both
-		// create it": two creations of processes that had no execution on the row during any Forget are no such case
-		// (memoryJudgeBreak.test.ts).
-		const involved = (row: RowView, send: Send, forget: RowLog['forgets'][number]) =>
-			[...row.touches].some((other) => other.proc === send.exec.proc && other !== forget.by && other.start <= (forget.until ?? Infinity) && until(other) >= forget.at) ||
-			(send.at <= forget.at && (send.storedAt ?? -Infinity) >= forget.at);
-		const forgetExempt = (double: Simulation['doubles'][number]) => {
-			const row = this.view(double.with);
-			return row.forgets.some((forget) => forget.at <= double.at && double.sends.some((send) => involved(row, send, forget)));
-		};
-		const forgetDuring = (row: RowView) => this.doubles.filter((double) => double.row.name === row.name).every(forgetExempt);
-
+		const of = (kind: string) => doubled.filter((row) => rowClass(row) === kind).map((row) => row.name);
 		return {
 			rows: this.sheet.length,
 			processes: this.processes.length,
 			executions: this.execs.length,
 			created: this.sheet.filter((row) => row.live().length > 0).length,
-			twice: doubled.filter((row) => !forgetDuring(row) && !damaged(row) && !switchDuring(row) && !heldSwitch(row) && !killedSwitch(row)).map((row) => row.name),
-			twiceKilledSwitch: doubled.filter((row) => !forgetDuring(row) && !damaged(row) && !switchDuring(row) && !heldSwitch(row) && killedSwitch(row)).map((row) => row.name),
-			twiceForgetDuring: doubled.filter((row) => forgetDuring(row) && !damaged(row)).map((row) => row.name),
-			twiceMatchBySwitch: doubled.filter((row) => !forgetDuring(row) && !damaged(row) && switchDuring(row)).map((row) => row.name),
-			twiceHeldSwitch: doubled.filter((row) => !forgetDuring(row) && !damaged(row) && !switchDuring(row) && heldSwitch(row)).map((row) => row.name),
-			twiceSlowWrite: doubled.filter(damaged).map((row) => row.name),
+			twice: of('twice'),
+			twiceKilledSwitch: of('killed'),
+			twiceForgetDuring: of('forget'),
+			twiceMatchBySwitch: of('switch'),
+			twiceHeldSwitch: of('held'),
+			twiceSharedForget: of('shared'),
+			twiceSlowWrite: of('slow'),
 			wrong: this.wrong,
 			wrongPerson: this.wrongPerson,
 			planCompared: this.planCompared,

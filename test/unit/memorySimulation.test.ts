@@ -89,6 +89,7 @@ interface Totals {
 	twiceForgetDuring: number;
 	twiceMatchBySwitch: number;
 	twiceHeldSwitch: number;
+	twiceSharedForget: number;
 	twiceKilledSwitch: number;
 	twiceSlowWrite: number;
 	refusedWrongly: number;
@@ -116,7 +117,7 @@ const add = (into: Record<string, number>, from: Record<string, number>) => {
 };
 
 async function runScenario(index: number, scenario: Scenario): Promise<Totals> {
-	const totals: Totals = { seeds: 0, rows: 0, processes: 0, executions: 0, created: 0, twice: 0, twiceForgetDuring: 0, twiceMatchBySwitch: 0, twiceHeldSwitch: 0, twiceKilledSwitch: 0, twiceSlowWrite: 0, refusedWrongly: 0, wrongPerson: 0, falseReason: 0, falseSame: 0, heldAtEnd: 0, strandedByKill: 0, failed: 0, planCompared: 0, planDiffers: {}, planStoreStops: {}, planSeeds: [], refusals: {}, events: {}, failures: [], refusalSeeds: [] };
+	const totals: Totals = { seeds: 0, rows: 0, processes: 0, executions: 0, created: 0, twice: 0, twiceForgetDuring: 0, twiceMatchBySwitch: 0, twiceHeldSwitch: 0, twiceSharedForget: 0, twiceKilledSwitch: 0, twiceSlowWrite: 0, refusedWrongly: 0, wrongPerson: 0, falseReason: 0, falseSame: 0, heldAtEnd: 0, strandedByKill: 0, failed: 0, planCompared: 0, planDiffers: {}, planStoreStops: {}, planSeeds: [], refusals: {}, events: {}, failures: [], refusalSeeds: [] };
 	for (const seed of seeds(10_000 * (index + 1))) {
 		const simulation = new Simulation(seed, scenario.knobs);
 		const trace = setting('MEMSIM_TRACE');
@@ -131,6 +132,7 @@ async function runScenario(index: number, scenario: Scenario): Promise<Totals> {
 		totals.twiceForgetDuring += outcome.twiceForgetDuring.length;
 		totals.twiceMatchBySwitch += outcome.twiceMatchBySwitch.length;
 		totals.twiceHeldSwitch += outcome.twiceHeldSwitch.length;
+		totals.twiceSharedForget += outcome.twiceSharedForget.length;
 		totals.twiceKilledSwitch += outcome.twiceKilledSwitch.length;
 		totals.twiceSlowWrite += outcome.twiceSlowWrite.length;
 		totals.refusedWrongly += outcome.wrong.filter((wrong) => wrong.property === 2).length;
@@ -163,7 +165,7 @@ async function runScenario(index: number, scenario: Scenario): Promise<Totals> {
 const summary = (scenario: Scenario, totals: Totals) =>
 	[
 		`${scenario.name}: ${totals.seeds} seeds, ${totals.processes} processes, ${totals.executions} executions, ${totals.rows} rows, ${totals.created} created;`,
-		`created twice ${totals.twice} (after a Forget during their claims ${totals.twiceForgetDuring}, by executions of different Match By at once ${totals.twiceMatchBySwitch}, held under one Match By and created under the other elsewhere ${totals.twiceHeldSwitch}, sent by a process killed at once, then created under the other Match By ${totals.twiceKilledSwitch}, after a write slower than every wait ${totals.twiceSlowWrite});`,
+		`created twice ${totals.twice} (after a Forget during their claims ${totals.twiceForgetDuring}, by executions of different Match By at once ${totals.twiceMatchBySwitch}, held under one Match By and created under the other elsewhere ${totals.twiceHeldSwitch}, sent by a process killed at once, then created under the other Match By ${totals.twiceKilledSwitch}, of two people sharing a phone, one forgotten under the other Match By ${totals.twiceSharedForget}, after a write slower than every wait ${totals.twiceSlowWrite});`,
 		`another person's candidate updated ${totals.wrongPerson}; refused wrongly ${totals.refusedWrongly}; false reasons ${totals.falseReason} (unchanged by a content never sent ${totals.falseSame}); held at the end (true) ${totals.heldAtEnd} (claims of a killed process ${totals.strandedByKill}); failed on store errors ${totals.failed};`,
 		`dry runs: ${totals.planCompared} rows planned right before their execution, ${Object.values(totals.planDiffers).reduce((sum, count) => sum + count, 0)} planned otherwise ${JSON.stringify(totals.planDiffers)} (met with what only n8n's store holds, as the plan says: ${JSON.stringify(totals.planStoreStops)});`,
 		`answers ${JSON.stringify(totals.refusals)}; events ${JSON.stringify(totals.events)}`,
