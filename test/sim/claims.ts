@@ -131,6 +131,9 @@ export class Store {
 	/** Values a write dropped (present before it, absent after) whose call read more than `slowMs` before it wrote: the timing assumption broken. */
 	readonly droppedBySlow = new Set<string>();
 
+	/** When each value in `droppedBySlow` was first dropped. */
+	readonly droppedBySlowAt = new Map<string, number>();
+
 	constructor(
 		private readonly world: World,
 		private readonly slowMs = MIN_WAIT_MS,
@@ -139,7 +142,11 @@ export class Store {
 	private land(list: string[], readAt: number, removing: string[] = []): void {
 		if (this.world.now - readAt >= this.slowMs && this.list) {
 			const after = new Set([...list, ...removing]);
-			for (const value of this.list) if (!after.has(value)) this.droppedBySlow.add(value);
+			for (const value of this.list)
+				if (!after.has(value)) {
+					this.droppedBySlow.add(value);
+					if (!this.droppedBySlowAt.has(value)) this.droppedBySlowAt.set(value, this.world.now);
+				}
 		}
 		this.list = list;
 	}

@@ -19,7 +19,7 @@ import type { Admission, MatchBy } from '../../nodes/Recruiting/memory';
 import type { Remembered } from '../../nodes/Recruiting/memory/store';
 import { MemoryRows } from '../../nodes/Recruiting/memory/rows';
 import type { Knobs, Outcome } from '../sim/memory';
-import { Simulation } from '../sim/memory';
+import { contentOf, Simulation } from '../sim/memory';
 import { print, setting as hostSetting } from '../sim/host';
 
 const setting = hostSetting as (name: string) => string | undefined;
@@ -544,7 +544,7 @@ async function staleSlug(inject: boolean): Promise<{ outcome: Outcome; sync: str
 		const [p0, p1] = [inside.process('main'), inside.process('main')];
 		const r0 = self.row('r0');
 		await self.execution(p0, 'sync', [r0]);
-		const old = { s: r0.candidates[0].slug, p: `r0@v${r0.version}`, r: [] };
+		const old = { s: r0.candidates[0].slug, p: contentOf(r0), r: [] };
 		await inside.wait(5_000);
 		await self.execution(p1, 'forget', [r0], { concurrency: 1 });
 		// An execution with no row: p0's sync below is not one a dry run precedes (every third execution), so its plan is not compared.

@@ -252,9 +252,17 @@ class PlannedMemory extends CandidateMemory {
 
 	override async unclaim(): Promise<void> {}
 
-	override remember(key: string, entry: Remembered): void {
-		if (typeof entry.s !== 'string' || entry.s === '') return;
-		this.planned.set(key, encodeRow(entry));
+	override remember(key: string, given: Remembered): void {
+		if (typeof given.s !== 'string' || given.s === '') return;
+		// As the real run remembers it (rows.ts `remember`): the content print written stays; a row the process knows only
+		// from the saved memory, remembered as it was, is not learned again, so it settles no hold under this key (another
+		// person's, sharing the phone, stays held: seed 90040 of the whole-memory simulation's "two people sharing a phone").
+		const before = 'd' in given ? undefined : this.recall(key);
+		const encoded = encodeRow(before?.s === given.s && before.d !== undefined ? { ...given, d: before.d } : given);
+		const learned = this.planned.has(key) || this.shared.learned.has(key);
+		const known = this.planned.has(key) ? this.planned.get(key) : this.store.raw(key);
+		this.planned.set(key, encoded);
+		if (known === encoded && !learned) return;
 		// On the plan's copy, as a real run learns it: the row is no longer held, nor its holds under its other keys.
 		this.shared.unanswered.delete(key);
 		this.shared.unansweredOther.settled(key);

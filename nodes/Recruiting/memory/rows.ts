@@ -11,10 +11,7 @@ import type { Shared } from './registry';
 import type { LegacyStore, NodeStore, Remembered } from './store';
 import { decodeRow, encodeRow, normalRow } from './store';
 
-/**
- * What a row without a known slug may do (`admit`): be created, be `unchanged` (sent before with
- * this content), or be refused for the reason given.
- */
+/** What a row without a known slug may do (`admit`): be created, be `unchanged` (sent with this content), or be refused for the reason given. */
 export type Admission = 'create' | 'same' | 'unsure' | 'held' | 'busy' | 'known';
 
 /** One execution's memory of a node, row by row (see `CandidateMemory` for how it is opened). */
@@ -105,6 +102,8 @@ export class MemoryRows {
 		const learned = this.shared.learned.get(key);
 		if (learned) return decodeRow(learned.encoded);
 		if (this.journal.wonAfresh(key) && !this.own.has(key) && !this.trusted(key)) return undefined;
+		// Its creation sent from here without an answer went out with no slug known: a saved copy is older, void (held, not unchanged).
+		if (this.held(key, true) && !this.own.has(key)) return undefined;
 		const forgotten = this.shared.forgotten.has(key) && this.shared.forgotten.get(key) === this.store.raw(key);
 		const stored = forgotten ? undefined : this.store.get(key);
 		const noted = this.notebook[key];
