@@ -884,9 +884,10 @@ export class Simulation {
 			// The stated limit (docs/create-or-update.md, Dry Run): a row forgotten by another process since (and not created again) is
 			// planned as this process knew it; the real run finds its claim gone in n8n's store and creates it.
 			const forgotten = (forget: RowLog['forgets'][number]) => forget.until ?? forget.by?.end ?? forget.at;
-			// The Forget ended after this process last learned the row's slug (a creation answered, an Adopt): before that, its own
-			// memory is newer (seed 110007 of "Forget All Rows": a creation the service refused after the Forget taught it nothing).
-			const lastHere = Math.max(-Infinity, ...adoptedHere, ...this.view(identity).sends.filter((send) => send.exec.proc === exec.proc && send.exec !== exec && send.fate === 'answered').map((send) => send.at));
+			// The Forget ended after this process last learned the row's slug or began to hold it (a creation answered or left
+			// without an answer, an Adopt): before that, its own memory is newer (memoryJudgeBreak3.test.ts; a creation the service
+			// refused after the Forget taught it nothing, seed 110007 of "Forget All Rows").
+			const lastHere = Math.max(-Infinity, ...adoptedHere, ...this.view(identity).sends.filter((send) => send.exec.proc === exec.proc && send.exec !== exec && send.fate !== 'refused' && send.fate !== 'cancelled').map((send) => send.at));
 			const forgotElsewhere = row.forgets.some(
 				(forget) =>
 					forget.by?.proc !== exec.proc &&

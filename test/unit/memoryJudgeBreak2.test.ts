@@ -15,123 +15,19 @@
  *
  * Run: npx jest --runInBand test/unit/memoryJudgeBreak2.test.ts   (SHOW=1 prints each seed's verdict and row log)
  */
-import type { Admission, MatchBy } from '../../nodes/Recruiting/memory';
-import type { Remembered } from '../../nodes/Recruiting/memory/store';
-import { MemoryRows } from '../../nodes/Recruiting/memory/rows';
 import type { Knobs, Outcome } from '../sim/memory';
 import { contentOf, Simulation } from '../sim/memory';
 import { print, setting as hostSetting } from '../sim/host';
 
 const setting = hostSetting as (name: string) => string | undefined;
 
-type Row = Simulation['rows'][number];
-type Proc = Parameters<Simulation['execution']>[0];
-type Exec = Simulation['execs'][number];
+import type { Exec, Inside } from '../helpers/judgeScript';
+import { clearDefect, defect, force, QUIET, rowsJudged, Scripted, useDefects } from '../helpers/judgeScript';
 
-/** The simulation's private parts a script needs (TypeScript `private` only: they are plain properties at run time). */
-interface Inside {
-	process(kind: 'main' | 'worker'): Proc;
-	wait(ms: number): Promise<void>;
-	random(): number;
-	create(row: Row, exec: unknown, content: string): Promise<unknown>;
-	matchBySwitch?: { before: MatchBy; after: MatchBy; at: number };
-}
+useDefects();
 
-/** The defect injected into the memory (undefined: the memory's own behaviour). */
-const defect: {
-	admit?: (key: string, content: string) => Admission | undefined;
-	recall?: (key: string, remembered: Remembered | undefined) => Remembered | undefined;
-	held?: (key: string) => boolean | undefined;
-} = {};
-
-const clearDefect = () => {
-	for (const name of Object.keys(defect) as Array<keyof typeof defect>) delete defect[name];
-};
-
-/** A seed played by a script instead of the scenario's draws; judged by the simulation's own `check`. */
-class Scripted extends Simulation {
-	constructor(
-		knobs: Knobs,
-		private readonly script: (sim: Scripted, inside: Inside) => Promise<Map<Row, string>>,
-	) {
-		super(1, knobs);
-		clearDefect();
-	}
-
-	override async play(): Promise<Map<Row, string>> {
-		return await this.script(this, this as unknown as Inside);
-	}
-
-	row(name: string): Row {
-		return this.rows.find((row) => row.name === name)!;
-	}
-
-	/** The final run, as `play` makes it: faults off, 3 minutes after everything else. */
-	async final(inside: Inside, proc: Proc, rows: Row[] = [...this.sheet]): Promise<Map<Row, string>> {
-		this.faulty = false;
-		await inside.wait(180_000);
-		return await this.execution(proc, 'final', rows, { concurrency: 2, ahead: 30 });
-	}
-}
-
-type Fate = 'refused' | 'unknown, stored' | 'unknown, not stored';
-
-/** Fates forced on a simulation's next creations, per row (in order). */
-const forcedFates = new WeakMap<Simulation, Map<string, Fate[]>>();
-
-/** The next creation of a row gets this fate from the simulated service (no draw left to chance). */
-function force(sim: Simulation, name: string, fate: Fate): void {
-	const inside = sim as unknown as Inside;
-	let fates = forcedFates.get(sim);
-	if (!fates) {
-		fates = new Map();
-		forcedFates.set(sim, fates);
-		const original = (Simulation.prototype as unknown as Inside).create;
-		const all = fates;
-		inside.create = function (row: Row, exec: unknown, content: string) {
-			const next = all.get(row.name)?.shift();
-			if (next === undefined) return original.call(sim, row, exec, content);
-			const knobs = { refused: sim.knobs.refused, noAnswer: sim.knobs.noAnswer };
-			// create(): its first draw picks the fate against `refused` and `refused + noAnswer`, the second whether an unanswered one was stored.
-			Object.assign(sim.knobs, { refused: 0.25, noAnswer: 0.5 });
-			const draws = next === 'refused' ? [0.1] : [0.5, next === 'unknown, stored' ? 0.1 : 0.9];
-			const random = (Simulation.prototype as unknown as Inside).random;
-			inside.random = () => draws.shift() ?? random.call(sim);
-			try {
-				return original.call(sim, row, exec, content);
-			} finally {
-				delete (inside as Partial<Inside>).random;
-				Object.assign(sim.knobs, knobs);
-			}
-		};
-	}
-	fates.set(name, [...(fates.get(name) ?? []), fate]);
-}
-
-beforeAll(() => {
-	const { admit, recall, held } = MemoryRows.prototype;
-	jest.spyOn(MemoryRows.prototype, 'admit').mockImplementation(async function (this: MemoryRows, key: string, content: string) {
-		return defect.admit?.(key, content) ?? (await admit.call(this, key, content));
-	});
-	jest.spyOn(MemoryRows.prototype, 'recall').mockImplementation(function (this: MemoryRows, key: string) {
-		const remembered = recall.call(this, key);
-		return defect.recall ? defect.recall(key, remembered) : remembered;
-	});
-	jest.spyOn(MemoryRows.prototype, 'held').mockImplementation(function (this: MemoryRows, key: string, sinceStart?: boolean) {
-		return defect.held?.(key) ?? held.call(this, key, sinceStart);
-	});
-});
-
-afterEach(clearDefect);
-
-afterAll(() => jest.restoreAllMocks());
-
-/** A quiet seed: no fault, no draw of a fate (creations are answered unless forced). */
-const QUIET: Knobs = { processes: [2, 2], worker: 0, executions: [1, 1], rows: 1 };
 /** Rows with an e-mail and a phone; Match By set by the script (`matchBySwitch`), the final run's the one before. */
 const SWITCH: Knobs = { ...QUIET, switchMatchBy: 0, correct: 0 };
-
-const rowsJudged = (outcome: Outcome) => outcome.wrong.map((wrong) => `${wrong.row}: property ${wrong.property}, ${wrong.why}`);
 
 /** SHOW=1: the verdict and the rows' logs. */
 function show(outcome: Outcome, ...names: string[]): Outcome {

@@ -19,140 +19,27 @@
  *
  * Run: npx jest --runInBand test/unit/memoryJudgeBreak3.test.ts   (SHOW=1 prints each seed's verdict and row log)
  */
-import type { Admission } from '../../nodes/Recruiting/memory';
 import type { Remembered } from '../../nodes/Recruiting/memory/store';
 import { decodeRow, encodeRow } from '../../nodes/Recruiting/memory/store';
-import { MemoryRows } from '../../nodes/Recruiting/memory/rows';
 import type { Profile } from '../sim/claims';
-import type { Knobs, Outcome } from '../sim/memory';
+import type { Outcome } from '../sim/memory';
 import { contentOf, Simulation } from '../sim/memory';
 import { print, setting as hostSetting } from '../sim/host';
 
 const setting = hostSetting as (name: string) => string | undefined;
 
-type Row = Simulation['rows'][number];
-type Proc = Parameters<Simulation['execution']>[0];
-type Exec = Simulation['execs'][number];
+import type { Exec, Inside, Proc, Row } from '../helpers/judgeScript';
+import { clearDefect, defect, force, QUIET, rowsJudged, Scripted, useDefects } from '../helpers/judgeScript';
 
-/** The simulation's private parts a script needs (TypeScript `private` only: they are plain properties at run time). */
-interface Inside {
-	process(kind: 'main' | 'worker'): Proc;
-	wait(ms: number): Promise<void>;
-	random(): number;
-	create(row: Row, exec: unknown, content: string): Promise<unknown>;
-	plan(exec: Exec, rows: Row[]): Promise<Map<Row, string>>;
-	nextId: number;
-	bySlug: Map<string, { deletedAt?: number; received: Set<string> }>;
+useDefects();
+
+/**
+ * Empty sync executions in `filler` until the execution started `later` executions from now is one a dry run precedes
+ * (`execution`: every third, by count). `later` 1: the next one.
+ */
+async function planNext(sim: Scripted, inside: Inside, filler: Proc, later = 1): Promise<void> {
+	while ((inside.nextId + later) % 3 !== 0) await sim.execution(filler, 'sync', []);
 }
-
-/** Whether a memory is a dry run's (`PlannedMemory`, memory/index.ts: not exported). */
-const isPlan = (memory: MemoryRows) => memory.constructor.name === 'PlannedMemory';
-
-/** The defect injected into the memory (undefined: the memory's own behaviour); `plan`: asked by the dry run's memory. */
-const defect: {
-	admit?: (key: string, content: string, plan: boolean) => Admission | undefined;
-	recall?: (key: string, remembered: Remembered | undefined, plan: boolean) => Remembered | undefined;
-	held?: (key: string, plan: boolean) => boolean | undefined;
-	sentAs?: (key: string, content: string, plan: boolean) => boolean | undefined;
-} = {};
-
-const clearDefect = () => {
-	for (const name of Object.keys(defect) as Array<keyof typeof defect>) delete defect[name];
-};
-
-/** A seed played by a script instead of the scenario's draws; judged by the simulation's own `check`. */
-class Scripted extends Simulation {
-	constructor(
-		knobs: Knobs,
-		private readonly script: (sim: Scripted, inside: Inside) => Promise<Map<Row, string>>,
-	) {
-		super(1, knobs);
-		clearDefect();
-	}
-
-	override async play(): Promise<Map<Row, string>> {
-		return await this.script(this, this as unknown as Inside);
-	}
-
-	row(name: string): Row {
-		return this.rows.find((row) => row.name === name)!;
-	}
-
-	/** The final run, as `play` makes it: faults off, 3 minutes after everything else (no rows: nothing more planned). */
-	async final(inside: Inside, proc: Proc, rows: Row[] = []): Promise<Map<Row, string>> {
-		this.faulty = false;
-		await inside.wait(180_000);
-		return await this.execution(proc, 'final', rows, { concurrency: 2, ahead: 30 });
-	}
-
-	/**
-	 * Empty sync executions in `filler` until the execution started `later` executions from now is one a dry run precedes
-	 * (`execution`: every third, by count). `later` 1: the next one.
-	 */
-	async planNext(inside: Inside, filler: Proc, later = 1): Promise<void> {
-		while ((inside.nextId + later) % 3 !== 0) await this.execution(filler, 'sync', []);
-	}
-}
-
-type Fate = 'refused' | 'unknown, stored' | 'unknown, not stored';
-
-/** Fates forced on a simulation's next creations, per row (in order). */
-const forcedFates = new WeakMap<Simulation, Map<string, Fate[]>>();
-
-/** The next creation of a row gets this fate from the simulated service (no draw left to chance). */
-function force(sim: Simulation, name: string, fate: Fate): void {
-	const inside = sim as unknown as Inside;
-	let fates = forcedFates.get(sim);
-	if (!fates) {
-		fates = new Map();
-		forcedFates.set(sim, fates);
-		const original = (Simulation.prototype as unknown as Inside).create;
-		const all = fates;
-		inside.create = function (row: Row, exec: unknown, content: string) {
-			const next = all.get(row.name)?.shift();
-			if (next === undefined) return original.call(sim, row, exec, content);
-			const knobs = { refused: sim.knobs.refused, noAnswer: sim.knobs.noAnswer };
-			// create(): its first draw picks the fate against `refused` and `refused + noAnswer`, the second whether an unanswered one was stored.
-			Object.assign(sim.knobs, { refused: 0.25, noAnswer: 0.5 });
-			const draws = next === 'refused' ? [0.1] : [0.5, next === 'unknown, stored' ? 0.1 : 0.9];
-			const random = (Simulation.prototype as unknown as Inside).random;
-			inside.random = () => draws.shift() ?? random.call(sim);
-			try {
-				return original.call(sim, row, exec, content);
-			} finally {
-				delete (inside as Partial<Inside>).random;
-				Object.assign(sim.knobs, knobs);
-			}
-		};
-	}
-	fates.set(name, [...(fates.get(name) ?? []), fate]);
-}
-
-beforeAll(() => {
-	const { admit, recall, held, sentAs } = MemoryRows.prototype;
-	jest.spyOn(MemoryRows.prototype, 'admit').mockImplementation(async function (this: MemoryRows, key: string, content: string) {
-		return defect.admit?.(key, content, isPlan(this)) ?? (await admit.call(this, key, content));
-	});
-	jest.spyOn(MemoryRows.prototype, 'recall').mockImplementation(function (this: MemoryRows, key: string) {
-		const remembered = recall.call(this, key);
-		return defect.recall ? defect.recall(key, remembered, isPlan(this)) : remembered;
-	});
-	jest.spyOn(MemoryRows.prototype, 'held').mockImplementation(function (this: MemoryRows, key: string, sinceStart?: boolean) {
-		return defect.held?.(key, isPlan(this)) ?? held.call(this, key, sinceStart);
-	});
-	jest.spyOn(MemoryRows.prototype, 'sentAs').mockImplementation(async function (this: MemoryRows, key: string, content: string) {
-		return defect.sentAs?.(key, content, isPlan(this)) ?? (await sentAs.call(this, key, content));
-	});
-});
-
-afterEach(clearDefect);
-
-afterAll(() => jest.restoreAllMocks());
-
-/** A quiet seed: no fault, no draw of a fate (creations are answered unless forced). */
-const QUIET: Knobs = { processes: [2, 2], worker: 0, executions: [1, 1], rows: 1 };
-
-const rowsJudged = (outcome: Outcome) => outcome.wrong.map((wrong) => `${wrong.row}: property ${wrong.property}, ${wrong.why}`);
 const planned = (outcome: Outcome) => outcome.planDiffers.map((diff) => `${diff.row}: ${diff.planned} → ${diff.did}`);
 
 /** SHOW=1: the verdict and the rows' logs. */
@@ -185,11 +72,11 @@ async function plannedUnchanged(createdBy: 'p1' | 'nobody'): Promise<{ outcome: 
 			r0.version += 1;
 		}
 		await inside.wait(5_000);
-		await self.planNext(inside, filler);
+		await planNext(self, inside, filler);
 		defect.recall = (key, remembered, plan) => (plan && key === r0.key ? fakeKnown(r0) : remembered);
 		did = (await self.execution(p0, 'sync', [r0])).get(r0)!;
 		clearDefect();
-		return await self.final(inside, p0);
+		return await self.final(inside, p0, []);
 	});
 	return { outcome: show(await sim.check(), 'r0'), did };
 }
@@ -236,12 +123,12 @@ async function heldSentAgain(second: 'answered' | 'refused', forgetFirst = false
 		force(self, 'r0', 'unknown, not stored');
 		await self.execution(p0, 'sync', [r0]);
 		await inside.wait(5_000);
-		await self.planNext(inside, filler);
+		await planNext(self, inside, filler);
 		if (second === 'refused') force(self, 'r0', 'refused');
 		defect.admit = (key, _content, plan) => (!plan && key === r0.key ? 'create' : undefined);
 		did = (await self.execution(p0, 'sync', [r0])).get(r0)!;
 		clearDefect();
-		return await self.final(inside, p0);
+		return await self.final(inside, p0, []);
 	});
 	return { outcome: show(await sim.check(), 'r0'), did };
 }
@@ -313,7 +200,7 @@ describe('2. property 4: a held row sent again (planned held, the run creates)',
 			await inside.wait(5_000);
 			await self.execution(inside.process('worker'), 'forget', [r0], { concurrency: 1 });
 			await inside.wait(5_000);
-			await self.planNext(inside, filler);
+			await planNext(self, inside, filler);
 			const original = (Simulation.prototype as unknown as Inside).plan;
 			inside.plan = async (exec, rows) => {
 				const plans = await original.call(self, exec, rows);
@@ -322,7 +209,7 @@ describe('2. property 4: a held row sent again (planned held, the run creates)',
 			};
 			did = (await self.execution(p0, 'sync', [r0])).get(r0)!;
 			delete (inside as Partial<Inside>).plan;
-			return await self.final(inside, p0);
+			return await self.final(inside, p0, []);
 		});
 		const outcome = show(await sim.check(), 'r0');
 		// Since the fixes of 1 and 7 (2026-12-01): the known, unchanged row is planned `unchanged`, compared, and taken as the
@@ -349,11 +236,11 @@ async function plannedUnchangedUpdated(deleted: boolean): Promise<{ outcome: Out
 		await inside.wait(5_000);
 		r0.version += 1;
 		if (deleted) r0.candidates[0].deletedAt = self.now();
-		await self.planNext(inside, filler);
+		await planNext(self, inside, filler);
 		defect.recall = (key, remembered, plan) => (plan && key === r0.key && remembered ? { ...remembered, p: contentOf(r0) } : remembered);
 		did = (await self.execution(p0, 'sync', [r0])).get(r0)!;
 		clearDefect();
-		return await self.final(inside, p0);
+		return await self.final(inside, p0, []);
 	});
 	return { outcome: show(await sim.check(), 'r0'), did };
 }
@@ -395,7 +282,7 @@ async function heldPlannedCreated(alongside: boolean): Promise<{ outcome: Outcom
 		force(self, 'r0', 'unknown, not stored');
 		await self.execution(p0, 'sync', [r0]);
 		await inside.wait(5_000);
-		await self.planNext(inside, filler, alongside ? 2 : 1);
+		await planNext(self, inside, filler, alongside ? 2 : 1);
 		defect.held = (key, plan) => (plan && key === r0.key ? false : undefined);
 		force(self, 'r4', 'unknown, not stored');
 		let other: Promise<unknown> = Promise.resolve();
@@ -412,7 +299,7 @@ async function heldPlannedCreated(alongside: boolean): Promise<{ outcome: Outcom
 		// p1 took r0 (prepared it) right when it had decided r1: after p0 decided r0, before p0's execution ended (and was judged).
 		const took = otherExec?.decided.get(r1) ?? -Infinity;
 		touchedAfter = took > mine.decided.get(r0)! && took < mine.end!;
-		return await self.final(inside, p0);
+		return await self.final(inside, p0, []);
 	});
 	return { outcome: show(await sim.check(), 'r0'), did, touchedAfter };
 }
@@ -470,7 +357,7 @@ async function doubleThenSlow(slowAfter: boolean): Promise<{ outcome: Outcome; d
 			await stalled;
 			dropped = [...self.store.droppedBySlow].filter((value) => r0.keys.some((key) => value.includes(key)));
 		}
-		return await self.final(inside, p1);
+		return await self.final(inside, p1, []);
 	});
 	return { outcome: show(await sim.check(), 'r0'), dropped };
 }
@@ -583,7 +470,7 @@ describe('7. the simulation never reaches `unchanged` with a slug: the judge of 
 			await self.execution(p0, 'sync', [r0]);
 			await inside.wait(5_000);
 			did = (await self.execution(p0, 'sync', [r0])).get(r0)!;
-			return await self.final(inside, p0);
+			return await self.final(inside, p0, []);
 		});
 		show(await sim.check(), 'r0');
 		expect(did).toBe('unchanged');
