@@ -219,6 +219,9 @@ class PlannedMemory extends CandidateMemory {
 	/** Row key → the row as the plan left it (undefined: forgotten). */
 	private readonly planned = new Map<string, string | undefined>();
 
+	/** Rows the plan learned, as the real run would (`remember`). */
+	private readonly learnedHere = new Set<string>();
+
 	constructor(
 		shared: Shared,
 		store: NodeStore,
@@ -259,10 +262,11 @@ class PlannedMemory extends CandidateMemory {
 		// person's, sharing the phone, stays held: seed 90040 of the whole-memory simulation's "two people sharing a phone").
 		const before = 'd' in given ? undefined : this.recall(key);
 		const encoded = encodeRow(before?.s === given.s && before.d !== undefined ? { ...given, d: before.d } : given);
-		const learned = this.planned.has(key) || this.shared.learned.has(key);
+		const learned = this.learnedHere.has(key) || this.shared.learned.has(key) || this.shared.unanswered.has(key);
 		const known = this.planned.has(key) ? this.planned.get(key) : this.store.raw(key);
 		this.planned.set(key, encoded);
 		if (known === encoded && !learned) return;
+		this.learnedHere.add(key);
 		// On the plan's copy, as a real run learns it: the row is no longer held, nor its holds under its other keys.
 		this.shared.unanswered.delete(key);
 		this.shared.unansweredOther.settled(key);

@@ -42,8 +42,12 @@ export class Shared {
 	 */
 	readonly forgotten = new Map<string, string | undefined>();
 
-	/** Rows whose creation an execution of this process sent without an answer, and whose slug it has not learned since: none of their records went out from here. */
-	readonly unanswered = new Set<string>();
+	/**
+	 * Rows whose creation an execution of this process sent without an answer, and whose slug it has not learned since: none
+	 * of their records went out from here. With the saved row they had then: that copy is older than the creation (it went
+	 * out because no slug was known), one saved since (an Adopt in another process) is not.
+	 */
+	readonly unanswered = new Map<string, string | undefined>();
 
 	/** The other keys (Match By switched) of those rows: a run matched by one of them refuses the row as held, whatever it recalls there (holds.ts). */
 	readonly unansweredOther = new OtherHolds();
@@ -109,9 +113,10 @@ export class Shared {
 	}
 
 	/** A creation sent without an answer (see `unanswered`); the oldest go past `MAX_ENTRIES`. */
-	sentUnanswered(key: string): void {
-		this.unanswered.add(key);
-		if (this.unanswered.size > MAX_ENTRIES) this.unanswered.delete(this.unanswered.values().next().value as string);
+	sentUnanswered(key: string, saved: string | undefined): void {
+		this.unanswered.delete(key);
+		this.unanswered.set(key, saved);
+		if (this.unanswered.size > MAX_ENTRIES) this.unanswered.delete(this.unanswered.keys().next().value as string);
 	}
 
 	/** Runs `work` for a row key after the work for that key already in line (in any execution of this process). */
@@ -171,7 +176,7 @@ export class Registry {
 		const copy = new Shared(this.clock);
 		for (const [key, learned] of peeked?.learned ?? []) copy.learned.set(key, learned);
 		for (const [key, saved] of peeked?.forgotten ?? []) copy.forgotten.set(key, saved);
-		for (const key of peeked?.unanswered ?? []) copy.unanswered.add(key);
+		for (const [key, saved] of peeked?.unanswered ?? []) copy.unanswered.set(key, saved);
 		peeked?.unansweredOther.copyInto(copy.unansweredOther);
 		return copy;
 	}

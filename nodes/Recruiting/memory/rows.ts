@@ -102,8 +102,8 @@ export class MemoryRows {
 		const learned = this.shared.learned.get(key);
 		if (learned) return decodeRow(learned.encoded);
 		if (this.journal.wonAfresh(key) && !this.own.has(key) && !this.trusted(key)) return undefined;
-		// Its creation sent from here without an answer went out with no slug known: a saved copy is older, void (held, not unchanged).
-		if (this.held(key, true) && !this.own.has(key)) return undefined;
+		// Its creation sent from here without an answer went out with no slug known: the saved copy of then is void (held, not unchanged).
+		if (this.shared.unanswered.has(key) && this.shared.unanswered.get(key) === this.store.raw(key) && !this.own.has(key)) return undefined;
 		const forgotten = this.shared.forgotten.has(key) && this.shared.forgotten.get(key) === this.store.raw(key);
 		const stored = forgotten ? undefined : this.store.get(key);
 		const noted = this.notebook[key];
@@ -181,7 +181,7 @@ export class MemoryRows {
 
 	/** A creation sent without an answer (it may exist): held for every execution of this process, refused as "may already exist" elsewhere. */
 	unanswered(key: string): void {
-		this.shared.sentUnanswered(key);
+		this.shared.sentUnanswered(key, this.store.raw(key));
 		this.journal.unanswered(key);
 	}
 
@@ -208,7 +208,8 @@ export class MemoryRows {
 		const legacyKey = this.legacyKeys.get(key);
 		const learned = this.shared.learned.get(key);
 		const known = learned?.encoded ?? this.store.raw(key);
-		if (known === encoded && learned) this.shared.learn(key, learned); // learned now: an ask under way forgets only what came before it
+		// Learned now (an ask under way forgets only what came before it; a hold here ends: Adopt of what was saved).
+		if (known === encoded && (learned || this.shared.unanswered.has(key))) this.shared.learn(key, learned ?? { encoded });
 		if (known === encoded && legacyKey === undefined) return;
 		if (known !== encoded) {
 			this.shared.learn(key, { encoded });
