@@ -223,13 +223,6 @@ export function contentOf(row: { name: string; version: number }): string {
 	return content.length <= 8 ? content.padEnd(8, '_') : shortPrint(content, PROFILE_PRINT_BYTES);
 }
 
-/**
- * Whether a remembered content print is this content: as this process learned it (the content itself) or as saved and
- * read back (static data, the journal: its short print, memory/store.ts `encodeRow`). Compared raw only, every known
- * row was sent again as changed and no seed met `unchanged` (memoryJudgeBreak3.test.ts).
- */
-const sameContent = (print: string | undefined, content: string) => print !== undefined && (print === content || print === shortPrint(content, PROFILE_PRINT_BYTES));
-
 /** When an execution ended or died (Infinity while it runs). */
 const untilOf = (exec: Exec) => exec.end ?? exec.died ?? Infinity;
 
@@ -721,7 +714,7 @@ export class Simulation {
 			const failure = (why: string, mayExist = false) => Object.assign(new Error(why), { mayExist });
 			const outcome = await throughMemory<string>(
 				memory,
-				{ key, aliases, slug, content, slugGiven: false, nothingNew: sameContent(known?.p, content) },
+				{ key, aliases, slug, content, slugGiven: false, nothingNew: known?.p === content },
 				{
 					unchanged: () => {
 						// With its slug: true when that candidate holds the content (a candidate deleted since: the stated stale slug
@@ -825,7 +818,7 @@ export class Simulation {
 			};
 			const planned = await throughMemory<string>(
 				memory,
-				{ key, aliases, slug, content, slugGiven: false, nothingNew: sameContent(known?.p, content) },
+				{ key, aliases, slug, content, slugGiven: false, nothingNew: known?.p === content },
 				{
 					unchanged: () => {
 						remember(slug!, known!.p!);

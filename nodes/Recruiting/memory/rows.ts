@@ -102,10 +102,10 @@ export class MemoryRows {
 		const learned = this.shared.learned.get(key);
 		if (learned) return decodeRow(learned.encoded);
 		if (this.journal.wonAfresh(key) && !this.own.has(key) && !this.trusted(key)) return undefined;
-		// Its creation sent from here without an answer went out with no slug known: the saved copy of then is void (held, not unchanged).
-		if (this.shared.unanswered.has(key) && this.shared.unanswered.get(key) === this.store.raw(key) && !this.own.has(key)) return undefined;
-		const forgotten = this.shared.forgotten.has(key) && this.shared.forgotten.get(key) === this.store.raw(key);
-		const stored = forgotten ? undefined : this.store.get(key);
+		// A saved copy is void while it is the one this process had when it forgot the row, or when a creation of it went out
+		// from here without an answer (no slug was known then: held, not unchanged).
+		const was = (saved: Map<string, string | undefined>) => saved.has(key) && saved.get(key) === this.store.raw(key);
+		const stored = was(this.shared.forgotten) || (was(this.shared.unanswered) && !this.own.has(key)) ? undefined : this.store.get(key);
 		const noted = this.notebook[key];
 		// The notebook (an earlier try of this execution, or the failed execution a retry continues) and the saved
 		// copy may each hold what the other missed: for the same candidate, every record either knows was sent.
