@@ -847,10 +847,7 @@ export class Simulation {
 			const at = exec.decided.get(sheetRow);
 			const rows = this.nearRows(sheetRow);
 			const row = this.view(rows);
-			// Another row with its phone in the same input (one person matched by phone), decided in the other order than planned.
 			const order = [...plans.keys()];
-			const before = (other: RowLog) => order.indexOf(other) < order.indexOf(sheetRow);
-			const twin = order.some((other) => other !== sheetRow && other.phone === sheetRow.phone && before(other) !== (exec.decided.get(other) ?? Infinity) <= (at ?? -Infinity));
 			if (did === undefined || at === undefined || NOT_THE_MEMORY.includes(did)) continue;
 			// A row of the same person earlier in the same input (one key: the phone matched by phone, the e-mail by e-mail) whose
 			// send failed at the service, was refused there, went unanswered or was stopped: the plan took it as done, the run
@@ -861,7 +858,7 @@ export class Simulation {
 			// Another execution that took the row at or before this run decided it, and ran after the plan; or another's creation
 			// that was sent or landed in between (this run's own creation is what the plan is checked against).
 			const tookBy = (other: Exec) => Math.min(...rows.map((one) => other.took.get(one) ?? Infinity));
-			if (twin || [...row.touches].some((other) => other !== exec && tookBy(other) <= at && until(other) >= planAt)) continue;
+			if ([...row.touches].some((other) => other !== exec && tookBy(other) <= at && until(other) >= planAt)) continue;
 			if (row.sends.some((send) => send.exec !== exec && (send.storedAt ?? send.at) >= planAt && send.at <= at)) continue;
 			this.planCompared += 1;
 			// A creation this process sent without an answer (since it last forgot or adopted the row) is known here, not only in the store: planned as held.
@@ -1265,8 +1262,22 @@ export class Simulation {
 		type Double = Simulation['doubles'][number];
 		const unanswered = (send: Send) => send.fate === 'unknown' || send.fate === 'aborted';
 		const pairs = (double: Double) => double.sends.slice(1).map((older) => [older, double.sends[0]] as const);
-		// Executions of both Match By settings working on the row at once, each sending one of the two creations.
-		const switchDuring = (double: Double) => pairs(double).some(([one, other]) => one.exec.matchBy !== other.exec.matchBy && one.exec.start <= untilOf(other.exec) && other.exec.start <= untilOf(one.exec));
+		// Executions of both Match By settings working on the row at once (docs/create-or-update.md, "What a switch does not cover"): a
+		// creation sent by an execution while one of the other setting had taken the row, or by a later execution of its process that
+		// took the row from one that was (a process's executions share its claim: seed 71931 of "Match By switched"); the other may have
+		// made the row one person with the other candidate meanwhile (seed 90993 of "two people sharing a phone": matched by phone, it
+		// updated the other person's candidate for this row while an execution matched by e-mail created it).
+		const tookAt = (exec: Exec, rows: RowLog[]) => Math.min(...rows.map((one) => exec.took.get(one) ?? Infinity));
+		const sideOf = (send: Send, rows: RowLog[]) => [
+			send.exec,
+			...this.execs.filter((other) => other !== send.exec && other.proc === send.exec.proc && other.matchBy === send.exec.matchBy && tookAt(other, rows) <= send.at && untilOf(other) >= tookAt(send.exec, rows)),
+		];
+		const switchDuring = (double: Double) =>
+			double.sends.some((send) =>
+				sideOf(send, double.with).some((mine) =>
+					this.execs.some((other) => other.matchBy !== send.exec.matchBy && other.matchBy !== 'key' && tookAt(other, double.with) <= Math.min(send.at, untilOf(mine)) && tookAt(mine, double.with) <= untilOf(other)),
+				),
+			);
 		// Held under one Match By, then sent again under the other elsewhere (the process that holds it never sends it again).
 		const heldSwitch = (double: Double) => pairs(double).some(([held, later]) => unanswered(held) && later.exec.matchBy !== held.exec.matchBy && later.exec.proc !== held.exec.proc);
 		// Sent by an execution killed right after it sent it, then sent under the other Match By.

@@ -40,13 +40,12 @@ export const NOT_LOADED_NOTICE =
 	"n8n gave this execution no saved memory of this node (a queue-mode worker of n8n 2.40 or later, a retry with the original workflow, or an execution of an inactive workflow that is not a sub-workflow), so nothing was written to the workflow's static data (writing would have replaced what every node of the workflow keeps there). Rows created here are remembered by this n8n process and claimed in n8n's deduplication store; a row that brings its Candidate Slug and Sync State is exact anywhere.";
 
 /**
- * Whether n8n gave this execution the workflow's saved static data (and saves it after). A
- * regular instance builds a production execution's workflow from the workflow's row: active,
- * with its static data. A queue worker of n8n 2.40 and later (scaling/job-processor) and a retry
- * with the original workflow build it from the execution's snapshot, which keeps neither the
- * static data nor `active`/`activeVersionId` (execution-data/types `toWorkflowSnapshot`), so the
- * node sees `active: false`. A sub-workflow (mode `integrated`) loads its static data from the
- * workflow's row everywhere; a manual execution reads the saved copy and is never saved.
+ * Whether n8n gave this execution the workflow's saved static data (and saves it after). A regular instance builds a production
+ * execution's workflow from the workflow's row: active, with its static data. A queue worker of n8n 2.40 and later
+ * (scaling/job-processor) and a retry with the original workflow build it from the execution's snapshot, which keeps neither
+ * the static data nor `active`/`activeVersionId` (execution-data/types `toWorkflowSnapshot`), so the node sees `active: false`.
+ * A sub-workflow (mode `integrated`) loads its static data from the workflow's row everywhere; a manual execution reads the
+ * saved copy and is never saved.
  */
 const loadsSavedCopy = (context: IExecuteFunctions) => ['manual', 'integrated'].includes(context.getMode()) || context.getWorkflow().active === true;
 
@@ -75,14 +74,13 @@ export type { Adoption, RowOnItsWay, RowToAdopt, Sent, SendFailed, WaySteps } fr
 
 export class CandidateMemory extends MemoryRows {
 	/**
-	 * The execution's memory. Reads the node's saved memory from the workflow's static data, and
-	 * writes there only when n8n gave this execution the saved copy (`loadsSavedCopy`): writing
-	 * into a copy n8n did not load would replace every node's static data with a partial one.
+	 * The execution's memory. Reads the node's saved memory from the workflow's static data, and writes there only when n8n gave
+	 * this execution the saved copy (`loadsSavedCopy`): writing into a copy n8n did not load would replace every node's static
+	 * data with a partial one.
 	 *
-	 * The notebook is kept in the node's context (`getContext('node')`), which n8n keeps in the
-	 * execution's own data: n8n hands it to a try of "Retry On Fail" and to a retry of the failed
-	 * execution (execution.service `retry`: `executionData: execution.data`), whose static data may
-	 * be the one the execution started with: they find there what the failed run created.
+	 * The notebook is kept in the node's context (`getContext('node')`), which n8n keeps in the execution's own data: n8n hands it
+	 * to a try of "Retry On Fail" and to a retry of the failed execution (execution.service `retry`: `executionData:
+	 * execution.data`), whose static data may be the one the execution started with: they find there what the failed run created.
 	 */
 	static async open(context: IExecuteFunctions, credentials: ICredentialDataDecryptedObject): Promise<CandidateMemory> {
 		const node = context.getNode();
@@ -119,13 +117,12 @@ export class CandidateMemory extends MemoryRows {
 	}
 
 	/**
-	 * The read-only door, for a dry run: what a real execution of the node would read (the saved
-	 * copy, the rows this process learned, this execution's notebook), as copies, with the same
-	 * decisions made on them (`PlannedMemory`). Nothing shared is handed anything: the process's
-	 * registry is only looked at (not opened, not counted), its journal is not given this execution's
-	 * helpers, and n8n's store is never called. Whether the journal holds a row's claim cannot be
-	 * read without writing it (the plan says so). `elsewhere`: what the plan recalls of a row this
-	 * node does not know (another Create or Update node of the workflow).
+	 * The read-only door, for a dry run: what a real execution of the node would read (the saved copy, the rows this process
+	 * learned, this execution's notebook), as copies, with the same decisions made on them (`PlannedMemory`). Nothing shared is
+	 * handed anything: the process's registry is only looked at (not opened, not counted), its journal is not given this
+	 * execution's helpers, and n8n's store is never called. Whether the journal holds a row's claim cannot be read without writing
+	 * it (the plan says so). `elsewhere`: what the plan recalls of a row this node does not know (another Create or Update node of
+	 * the workflow).
 	 */
 	static readOnly(context: IExecuteFunctions, credentials: ICredentialDataDecryptedObject, nodeId = context.getNode().id, elsewhere?: Elsewhere): CandidateMemory {
 		const node = context.getNode();
@@ -166,15 +163,20 @@ export class CandidateMemory extends MemoryRows {
 
 	/**
 	 * A new row's creation went out without an answer: its other keys (Match By switched) hold it too. A run of this process
-	 * matched by one of them refuses it as held, and takes no candidate this memory kept there (another person sharing the
-	 * phone, one forgotten by hand) for it; their claims are kept (journal.ts `keep`), so that any other process, and this one
-	 * after a restart, refuses it as "may already exist".
+	 * matched by one of them refuses it as held, and takes no candidate this memory kept there (another person sharing the phone,
+	 * one forgotten by hand) for it; their claims are kept (journal.ts `keep`), so that any other process, and this one after a
+	 * restart, refuses it as "may already exist".
 	 */
 	holdUnder(keys: readonly string[], row: string): void {
 		for (const key of keys) {
 			this.shared.unansweredOther.hold(key, row, [row, ...keys]);
 			this.journal.keep(key, this.visit);
 		}
+	}
+
+	/** Before a row is remembered under its other keys too: they are kept as its key is, after a Forget here too (journal.ts `follow`). */
+	follow(key: string, aliases: readonly string[]): void {
+		this.journal.follow(key, aliases);
 	}
 
 	/** The row with the keys `keys` was adopted or forgotten: `key`, one of them, no longer holds it (another row's hold there stays: holds.ts). */
@@ -197,10 +199,7 @@ export class CandidateMemory extends MemoryRows {
 		return this.shared.unansweredOther.holdsOthers(key, keys);
 	}
 
-	/**
-	 * Why this execution's memory is not saved in the workflow's static data (undefined: it is, or
-	 * it is a manual execution, which n8n never saves). The execution hint's text.
-	 */
+	/** The execution hint's text: why this execution's memory is not saved in the static data (undefined: it is, or a manual run). */
 	get notice(): string | undefined {
 		return this.store.writable ? undefined : NOT_LOADED_NOTICE;
 	}

@@ -11,6 +11,7 @@ import type { Row, Standing } from './contest';
 import { Contest } from './contest';
 import type { StoreHelpers } from './storeCalls';
 import { CHUNK } from './storeCalls';
+import { Dropped } from './dropped';
 
 export type { JournalHost, Standing } from './contest';
 export { AHEAD, MAX_WAIT_MS, MIN_WAIT_MS, ROUNDS, WAIT_FACTOR } from './contest';
@@ -38,8 +39,7 @@ export class Journal extends Contest {
 	/** Writes that go on in the background (a row's content, a confirmation): an execution's end waits for them. */
 	private readonly background = new Set<Promise<unknown>>();
 	private nextVisit = 1;
-	/** Rows forgotten in this process while executions run (`true`: all of them): an execution still running that remembers one does not claim it again. */
-	private dropped: Set<string> | true = new Set<string>();
+	private readonly dropped = new Dropped();
 
 	/** The helpers of the execution that opens the memory (any execution's reach the same list: workflow id and node id). */
 	use(helpers: StoreHelpers): void {
@@ -73,7 +73,7 @@ export class Journal extends Contest {
 		if (!this.available) return 'mine';
 		let row = this.rows.get(key);
 		if (!row || (row.settled !== undefined && row.settled !== 'mine' && this.elapsed - row.at > ANSWER_MS)) {
-			if (this.dropped !== true) this.dropped.delete(key);
+			this.dropped.revive(key);
 			row = this.ask(key, row);
 		}
 		this.use_(row, visit);
@@ -120,7 +120,7 @@ export class Journal extends Contest {
 	keep(key: string, visit: number): void {
 		const ensure = this.visits.get(visit);
 		const row = this.rows.get(key);
-		const usable = this.available && !this.isDropped(key);
+		const usable = this.available && !this.dropped.has(key);
 		const asking = !row && usable ? this.standing(key, visit, true) : undefined;
 		const kept = this.rows.get(key);
 		if (kept) kept.kept = true;
@@ -130,8 +130,9 @@ export class Journal extends Contest {
 		else if (row && usable) check(row.settled);
 	}
 
-	private isDropped(key: string): boolean {
-		return this.dropped === true || this.dropped.has(key);
+	/** A row's other keys follow its key: one forgotten here no longer is once the row's key was asked since (dropped.ts). */
+	follow(key: string, aliases: readonly string[]): void {
+		if (!this.dropped.has(key)) for (const alias of aliases) this.dropped.revive(alias);
 	}
 
 	/**
@@ -176,7 +177,7 @@ export class Journal extends Contest {
 
 	/** After everything of a row went through: its content is written (and the content it had before taken off), in the background. */
 	done(key: string, print: string | undefined, before: string | undefined): void {
-		if (!this.available || this.isDropped(key)) return;
+		if (!this.available || this.dropped.has(key)) return;
 		if (before !== undefined && before !== print) {
 			// Still in line (a lazy write): it never goes; already written: taken off.
 			this.store.withdraw([...doneOf(key, before)]);
@@ -194,7 +195,7 @@ export class Journal extends Contest {
 	/** Rows kept before the journal held every row (a `v: 2` copy, 0.2.0's memory): their claims are written at this execution's end. */
 	ensure(keys: Iterable<string>, visit: number): void {
 		const rows = this.visits.get(visit);
-		if (this.available && rows) for (const key of keys) if (!this.isDropped(key)) rows.add(key);
+		if (this.available && rows) for (const key of keys) if (!this.dropped.has(key)) rows.add(key);
 	}
 
 	async end(visit: number): Promise<number> {
@@ -228,8 +229,8 @@ export class Journal extends Contest {
 		const contents = [...this.contents];
 		if (this.visits.size === 0) this.contents.clear();
 		for (const [key] of contents) ensure.add(key);
-		let missing = [...ensure].filter((key) => !this.isDropped(key));
-		if (this.visits.size === 0) this.dropped = new Set<string>();
+		let missing = [...ensure].filter((key) => !this.dropped.has(key));
+		if (this.visits.size === 0) this.dropped.reset();
 		const marks = new Map(contents);
 		const checked = (key: string) => [claimOf(key), ...(marks.get(key) ?? [])];
 		let written = 0;
@@ -270,7 +271,7 @@ export class Journal extends Contest {
 	/** Forgets a row: removes its claim (and the contents given); says whether there was one. */
 	async forget(key: string, prints: string[] = []): Promise<boolean> {
 		if (!this.available) return false;
-		if (this.dropped !== true) this.dropped.add(key);
+		this.dropped.add(key);
 		// A claim this process made only by asking about the row (keyOf) is not one the row had.
 		const asked = this.rows.get(key);
 		this.hurry();
@@ -288,7 +289,7 @@ export class Journal extends Contest {
 
 	/** Forgets every row, at once for every process; returns how many entries the list held (storeCalls.ts). */
 	async clear(): Promise<number> {
-		this.dropped = true;
+		this.dropped.addAll();
 		for (const rows of this.visits.values()) rows.clear();
 		this.rows.clear();
 		// The timings were those of the list just removed (a large one kept the next 20 calls slow).

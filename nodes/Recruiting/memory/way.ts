@@ -28,6 +28,7 @@ type WayMemory = MemoryRows & {
 	heldForOthers: (key: string, keys: readonly string[]) => boolean;
 	heldUnderOthersOf: (key: string) => string[];
 	letGoOther: (key: string, keys: readonly string[]) => void;
+	follow: (key: string, aliases: readonly string[]) => void;
 };
 
 /** A row on its way: its memory key, its keys under the identifiers it is not matched by, the slug known for it, its content print. */
@@ -93,6 +94,8 @@ export async function throughMemory<T>(memory: WayMemory, row: RowOnItsWay, step
 		// Held under this, its other key, unless the claim there went (forgotten meanwhile, in any process: `create`).
 		if (admitted !== 'create') throw steps.refused(memory.heldUnderOther(row.key) ? 'held' : admitted);
 	}
+	// The step remembers the row under its other keys too: they are claimed there as its key is, after a Forget here too.
+	memory.follow(row.key, row.aliases);
 	const sent = await steps.send().catch(async (error: unknown) => {
 		const failure = steps.failed(error);
 		if (failure.slugGiven) memory.settled([row.key], undefined, true);
@@ -169,11 +172,13 @@ export async function adoptThroughMemory(memory: WayMemory, row: RowToAdopt): Pr
 		adoption = { how: 'changed', entry: { r: prints('print') }, marked: 0 };
 	}
 	const keys = [row.key, ...row.aliases];
+	memory.follow(row.key, row.aliases);
 	for (const key of keys) {
 		memory.remember(key, { s: row.slug, ...adoption.entry });
 		// Its own hold there goes; another row's (a person sharing the phone, held after a creation without an answer) stays.
 		memory.letGoOther(key, keys);
 	}
+	memory.follow(row.key, row.aliases);
 	if (!row.given && known?.s !== row.slug && adoption.entry.p !== undefined) memory.settled([row.key], row.content, false);
 	return adoption;
 }
