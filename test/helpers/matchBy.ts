@@ -21,4 +21,6 @@ export const BY_KEY: INodeParameters = { matchBy: 'key', matchKey: '={{ $json.id
 export const withOptions = (by: INodeParameters, options: IDataObject): INodeParameters => ({ ...by, options: { ...OPTIONS, ...options } });
 export const dry = (by: INodeParameters): INodeParameters => withOptions(by, { dryRun: true });
 export const forgetBy = (by: INodeParameters): INodeParameters => ({ ...by, memoryAction: 'forget', confirmForget: true, options: { ...OPTIONS, concurrency: 1 } });
+/** Forget All Rows with Forget Now. */
+export const forgetAllBy = (by: INodeParameters): INodeParameters => ({ ...forgetBy(by), memoryAction: 'clearAll' });
 export const adoptBy = (by: INodeParameters): INodeParameters => ({ ...by, memoryAction: 'adopt', candidateSlug: '={{ $json.slug }}' });

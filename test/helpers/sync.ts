@@ -6,9 +6,10 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { Sandbox } from '../sandbox/server';
 import type { Harness } from './harness';
-import { FIELDS } from './matchBy';
+import { BY_EMAIL, CANDIDATE, FIELDS, withOptions } from './matchBy';
+import { inProcess } from './processes';
 import { writesSince } from './sandbox';
-import { MAY_EXIST, creationEmails, upsertParameters } from './upsert';
+import { MAY_EXIST, creationEmails, until, upsertParameters } from './upsert';
 
 /** A queue worker's execution (n8n 2.40+): no saved static data. */
 export const worker = { worker: true };
@@ -18,13 +19,42 @@ export const mayExist = (json: IDataObject) => json.action === 'failed' && MAY_E
 
 /** The helpers over a test file's sandbox. */
 export function syncRuns(sandbox: () => Sandbox) {
+	/** One execution of Create or Update (On Error: Continue): outputs, actions, writes (method and path) and the creations it sent. `manual`: a run by hand. */
+	async function run(h: Harness, items: IDataObject[], extra: INodeParameters, how: { worker?: boolean; manual?: boolean } = {}) {
+		const from = sandbox().requests.length;
+		const result = await h.run({ parameters: upsertParameters(extra, FIELDS), items, onError: 'continueRegularOutput', ...(how.worker ? { loadStaticData: false } : {}), ...(how.manual ? { manual: true } : {}) });
+		const outputs = result.items.map((item) => item.json);
+		return { outputs, actions: outputs.map((json) => String(json.action ?? 'none')), writes: writesSince(sandbox(), from), creations: creationEmails(sandbox(), from) };
+	}
 	return {
-		/** One execution of Create or Update (On Error: Continue): outputs, actions, writes (method and path) and the creations it sent. */
-		async run(h: Harness, items: IDataObject[], extra: INodeParameters, how: { worker?: boolean } = {}) {
+		run,
+		/**
+		 * `work` while a long Sync Rows run of `count` other new rows goes on in this process (slow creations, one at a time); whether
+		 * that run was still under way when `work` ended. `strict`: its rows must all be created (a fault `work` sets may hold some).
+		 */
+		async whileAnotherRuns(h: Harness, tag: string, work: () => Promise<void>, { by = BY_EMAIL, count = 16, strict = true }: { by?: INodeParameters; count?: number; strict?: boolean } = {}) {
+			const digits = [...tag].reduce((sum, char) => sum + char.charCodeAt(0), 0) % 1000;
+			const others = Array.from({ length: count }, (_, index) => ({ email: `other.${tag}.${index}@example.test`, phone: `+49 30 58${String(digits).padStart(3, '0')}${String(index).padStart(3, '0')}`, first: tag, city: 'Bonn', skills: '' }));
 			const from = sandbox().requests.length;
-			const result = await h.run({ parameters: upsertParameters(extra, FIELDS), items, onError: 'continueRegularOutput', ...(how.worker ? { loadStaticData: false } : {}) });
-			const outputs = result.items.map((item) => item.json);
-			return { outputs, actions: outputs.map((json) => String(json.action ?? 'none')), writes: writesSince(sandbox(), from), creations: creationEmails(sandbox(), from) };
+			sandbox().setFaults({ latencyMs: 400, paths: [CANDIDATE] });
+			let ended = false;
+			const long = run(h, others, withOptions(by, { concurrency: 1 })).finally(() => (ended = true));
+			expect(await until(() => sandbox().requests.slice(from).some((request) => request.method === 'POST' && request.path === CANDIDATE))).toBe(true);
+			await work();
+			const overlapped = !ended;
+			const done = await long;
+			sandbox().setFaults({});
+			if (strict) expect(done.actions).toEqual(Array(others.length).fill('created'));
+			return { overlapped };
+		},
+		/** The rows run by `by` in this process, then on a queue worker: both runs, and the creations they sent. */
+		async hereAndOnWorker(h: Harness, items: IDataObject[], by: INodeParameters) {
+			const from = sandbox().requests.length;
+			const here = await run(h, items, by);
+			inProcess('worker');
+			const onWorker = await run(h, items, by, worker);
+			inProcess('main');
+			return { here, onWorker, creations: creationEmails(sandbox(), from) };
 		},
 		/** The candidates Alice's company stores under an e-mail. */
 		storedOf: (email: unknown) =>

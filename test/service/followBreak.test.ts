@@ -12,65 +12,28 @@
  *   `contents`.
  * - "the same with Forget All Rows: …": the same result, new in 2f717bd (a fresh ask now revives a row after a Forget All,
  *   dropped.ts). Fixed: `Journal.clear` empties `contents`.
- * PASSING (coverage of the fix): Adopt instead of a creation after the Forget; Forget All Rows then a creation; Match By Phone
- * first and a switch to Email; the creation again on a queue worker; the creation again held (no answer); two people sharing
+ * PASSING (coverage of the fix): Adopt instead of a creation after the Forget; the creation again on a queue worker; the creation again held (no answer); two people sharing
  * a phone; the control of the first finding (no run by hand: created again).
  * Seen on the way, not judged (also on 2f717bd~1): a Forget All Rows during a Sync Rows run refuses the rows that run had
  * prepared ahead as "may already exist", though none was ever created (8 of 30 here).
  *
  * Run through n8n's real engine against the sandbox over real HTTP; the queue worker is a second process (test/helpers/processes.ts).
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { Harness } from '../helpers/harness';
 import { inProcess, useProcesses } from '../helpers/processes';
 import { mayExist, syncRuns, worker } from '../helpers/sync';
-import { BY_EMAIL, BY_PHONE, CANDIDATE, FIELDS, STORED_NO_ANSWER, adoptBy, forgetBy, withOptions } from '../helpers/matchBy';
+import { BY_EMAIL, BY_PHONE, CANDIDATE, STORED_NO_ANSWER, adoptBy, forgetAllBy, forgetBy } from '../helpers/matchBy';
 import { ALICE, emailCredential, useSandbox } from '../helpers/sandbox';
-import { creationEmails, until, upsertParameters } from '../helpers/upsert';
 
 const sandbox = useSandbox();
 
 useProcesses(sandbox);
 
-const { run, storedOf } = syncRuns(sandbox);
+const { run, storedOf, whileAnotherRuns, hereAndOnWorker } = syncRuns(sandbox);
 
 const person = (tag: string, phone: string): IDataObject => ({ email: `fbk.${tag}@example.test`, phone, first: tag, city: 'Bonn', skills: '' });
-
-/** Forget All Rows with Forget Now. */
-const forgetAllBy = (by: INodeParameters): INodeParameters => ({ ...forgetBy(by), memoryAction: 'clearAll' });
-
-/** A manual (test) run by hand of Sync Rows, Create in Manual Runs off: a new row is held back (`notSent`). */
-async function manualRun(h: Harness, items: IDataObject[], extra: INodeParameters) {
-	const result = await h.run({ parameters: upsertParameters(extra, FIELDS), items, onError: 'continueRegularOutput', manual: true });
-	const outputs = result.items.map((item) => item.json);
-	return { outputs, actions: outputs.map((json) => String(json.action ?? 'none')) };
-}
-
-/**
- * A long Sync Rows run of other new rows in this process (slow creations, one at a time): under way until it resolves. `faults`:
- * what the sandbox does while `work` runs (the latency stays). Its own rows are not judged (a fault given may hold some).
- */
-async function whileAnotherRuns(
-	h: Harness,
-	tag: string,
-	work: () => Promise<void>,
-	{ by = BY_EMAIL, count = 16, strict = true }: { by?: INodeParameters; count?: number; strict?: boolean } = {},
-): Promise<{ overlapped: boolean }> {
-	const digits = [...tag].reduce((sum, char) => sum + char.charCodeAt(0), 0) % 1000;
-	const others = Array.from({ length: count }, (_, index) => person(`${tag}.other${index}`, `+49 30 58${digits.toString().padStart(3, '0')}${index.toString().padStart(3, '0')}`));
-	const from = sandbox().requests.length;
-	sandbox().setFaults({ latencyMs: 400, paths: [CANDIDATE] });
-	let ended = false;
-	const long = run(h, others, withOptions(by, { concurrency: 1 })).finally(() => (ended = true));
-	expect(await until(() => sandbox().requests.slice(from).some((request) => request.method === 'POST' && request.path === CANDIDATE))).toBe(true);
-	await work();
-	const overlapped = !ended;
-	const done = await long;
-	sandbox().setFaults({});
-	if (strict) expect(done.actions).toEqual(Array(others.length).fill('created'));
-	return { overlapped };
-}
 
 type Ran = Awaited<ReturnType<typeof run>>;
 
@@ -91,81 +54,13 @@ describe('a row forgotten while another execution of the process runs, then take
 		});
 		expect(overlapped).toBe(true);
 		expect(adopted?.actions).toEqual(['adopted']);
-		const from = sandbox().requests.length;
-		const byPhone = await run(h, [row], BY_PHONE);
-		inProcess('worker');
-		const onWorker = await run(h, [row], BY_PHONE, worker);
-		inProcess('main');
+		const { here: byPhone, onWorker, creations } = await hereAndOnWorker(h, [row], BY_PHONE);
 		expect({
 			byPhone: [['unchanged', 'updated'].includes(byPhone.actions[0]), byPhone.outputs[0].slug === slug],
 			onWorker: onWorker.actions[0] === 'unchanged' || mayExist(onWorker.outputs[0]),
-			creations: creationEmails(sandbox(), from),
+			creations,
 			stored: storedOf(row.email).length,
 		}).toEqual({ byPhone: [true, true], onWorker: true, creations: [], stored: 1 });
-	}, 60_000);
-
-	// docs/create-or-update.md: "Forget All Rows does the same for the node's whole memory"; Match By as above.
-	it('Forget All Rows instead of Forget Each Input Row, then created again by Email: after a switch to Phone, no second creation', async () => {
-		const h = new Harness(emailCredential(sandbox(), ALICE));
-		const row = person('bea', '+49 30 5710002');
-		expect((await run(h, [row], BY_EMAIL)).actions).toEqual(['created']);
-		let again: Ran | undefined;
-		const { overlapped } = await whileAnotherRuns(
-			h,
-			'bea',
-			async () => {
-				expect((await run(h, [row], forgetAllBy(BY_EMAIL))).outputs[0]).toMatchObject({ action: 'cleared' });
-				again = await run(h, [row], BY_EMAIL);
-			},
-			// A Forget All Rows during this run refuses the rows it had prepared ahead ("may already exist", on the code before
-			// 2f717bd too): only the rest keep it under way, and its rows are not judged here.
-			{ count: 30, strict: false },
-		);
-		expect(overlapped).toBe(true);
-		expect(again?.actions).toEqual(['created']);
-		const slug = again?.outputs[0].slug;
-		const from = sandbox().requests.length;
-		const byPhone = await run(h, [row], BY_PHONE);
-		inProcess('worker');
-		const onWorker = await run(h, [row], BY_PHONE, worker);
-		inProcess('main');
-		expect({
-			byPhone: [byPhone.actions[0], byPhone.outputs[0].slug === slug],
-			onWorker: onWorker.actions[0] === 'unchanged' || mayExist(onWorker.outputs[0]),
-			creations: creationEmails(sandbox(), from),
-			stored: storedOf(row.email).length,
-		}).toEqual({ byPhone: ['unchanged', true], onWorker: true, creations: [], stored: 2 });
-	}, 60_000);
-
-	// The same promise the other way round: "Switching Match By from Email to Phone or back finds the candidates the node knows".
-	it('matched by Phone, forgotten by Phone and created again by Phone: after a switch to Email, no second creation', async () => {
-		const h = new Harness(emailCredential(sandbox(), ALICE));
-		const row = person('cleo', '+49 30 5710003');
-		expect((await run(h, [row], BY_PHONE)).actions).toEqual(['created']);
-		let again: Ran | undefined;
-		const { overlapped } = await whileAnotherRuns(
-			h,
-			'cleo',
-			async () => {
-				expect((await run(h, [row], forgetBy(BY_PHONE))).outputs[0]).toMatchObject({ action: 'forgotten', known: true });
-				again = await run(h, [row], BY_PHONE);
-			},
-			{ by: BY_PHONE },
-		);
-		expect(overlapped).toBe(true);
-		expect(again?.actions).toEqual(['created']);
-		const slug = again?.outputs[0].slug;
-		const from = sandbox().requests.length;
-		const byEmail = await run(h, [row], BY_EMAIL);
-		inProcess('worker');
-		const onWorker = await run(h, [row], BY_EMAIL, worker);
-		inProcess('main');
-		expect({
-			byEmail: [byEmail.actions[0], byEmail.outputs[0].slug === slug],
-			onWorker: onWorker.actions[0] === 'unchanged' || mayExist(onWorker.outputs[0]),
-			creations: creationEmails(sandbox(), from),
-			stored: storedOf(row.email).length,
-		}).toEqual({ byEmail: ['unchanged', true], onWorker: true, creations: [], stored: 2 });
 	}, 60_000);
 
 	// docs/create-or-update.md: Forget Each Input Row removes the claim "for every process"; "Where the slug is not known ... after a
@@ -184,15 +79,11 @@ describe('a row forgotten while another execution of the process runs, then take
 		expect(overlapped).toBe(true);
 		expect(again?.actions).toEqual(['created']);
 		const slug = again?.outputs[0].slug;
-		const from = sandbox().requests.length;
-		const byPhone = await run(h, [row], BY_PHONE);
-		inProcess('worker');
-		const onWorker = await run(h, [row], BY_PHONE, worker);
-		inProcess('main');
+		const { here: byPhone, onWorker, creations } = await hereAndOnWorker(h, [row], BY_PHONE);
 		expect({
 			byPhone: byPhone.actions[0] === 'unchanged' || mayExist(byPhone.outputs[0]),
 			onWorker: [onWorker.actions[0], onWorker.outputs[0].slug === slug],
-			creations: creationEmails(sandbox(), from),
+			creations,
 			stored: storedOf(row.email).length,
 		}).toEqual({ byPhone: true, onWorker: ['unchanged', true], creations: [], stored: 2 });
 	}, 60_000);
@@ -218,15 +109,11 @@ describe('a row forgotten while another execution of the process runs, then take
 		expect(overlapped).toBe(true);
 		expect(again?.outputs[0].action).toBe('failed');
 		expect(mayExist(again!.outputs[0])).toBe(true);
-		const from = sandbox().requests.length;
-		const byPhone = await run(h, [row], BY_PHONE);
-		inProcess('worker');
-		const onWorker = await run(h, [row], BY_PHONE, worker);
-		inProcess('main');
+		const { here: byPhone, onWorker, creations } = await hereAndOnWorker(h, [row], BY_PHONE);
 		expect({
 			byPhone: byPhone.actions[0],
 			onWorker: mayExist(onWorker.outputs[0]),
-			creations: creationEmails(sandbox(), from),
+			creations,
 			// The first candidate, and the one the held creation stored.
 			stored: storedOf(row.email).length,
 		}).toEqual({ byPhone: 'failed', onWorker: true, creations: [], stored: 2 });
@@ -252,15 +139,11 @@ describe('a row forgotten while another execution of the process runs, then take
 		expect(again?.actions).toEqual(['created']);
 		expect(joUpdated?.actions).toEqual(['updated']);
 		const ivySlug = again?.outputs[0].slug;
-		const from = sandbox().requests.length;
-		const both = await run(h, [{ ...jo, city: 'Köln' }, ivy], BY_EMAIL);
-		inProcess('worker');
-		const onWorker = await run(h, [{ ...jo, city: 'Köln' }, ivy], BY_EMAIL, worker);
-		inProcess('main');
+		const { here: both, onWorker, creations } = await hereAndOnWorker(h, [{ ...jo, city: 'Köln' }, ivy], BY_EMAIL);
 		expect({
 			both: [both.actions, both.outputs[0].slug === joSlug, both.outputs[1].slug === ivySlug],
 			onWorker: onWorker.outputs.map((json) => json.action === 'unchanged' || mayExist(json)),
-			creations: creationEmails(sandbox(), from),
+			creations,
 			stored: [storedOf(jo.email).length, storedOf(ivy.email).length],
 		}).toEqual({ both: [['unchanged', 'unchanged'], true, true], onWorker: [true, true], creations: [], stored: [1, 2] });
 	}, 60_000);
@@ -278,9 +161,8 @@ describe('a row forgotten while another execution of the process runs, then take
 		});
 		expect(overlapped).toBe(true);
 		expect(created?.actions).toEqual(['created']);
-		const from = sandbox().requests.length;
 		const next = await run(h, [row], BY_EMAIL);
-		expect({ next: next.actions, slug: typeof next.outputs[0].slug, creations: creationEmails(sandbox(), from) }).toEqual({ next: ['created'], slug: 'string', creations: [row.email] });
+		expect({ next: next.actions, slug: typeof next.outputs[0].slug, creations: next.creations }).toEqual({ next: ['created'], slug: 'string', creations: [row.email] });
 	}, 60_000);
 
 	// The same promise: a run by hand (Create in Manual Runs off holds a new row back, `notSent`) after the Forget, while the other
@@ -289,35 +171,33 @@ describe('a row forgotten while another execution of the process runs, then take
 		const h = new Harness(emailCredential(sandbox(), ALICE));
 		const row = person('gina', '+49 30 5710007');
 		let created: Ran | undefined;
-		let byHand: Awaited<ReturnType<typeof manualRun>> | undefined;
+		let byHand: Ran | undefined;
 		const { overlapped } = await whileAnotherRuns(h, 'gina', async () => {
 			created = await run(h, [row], BY_EMAIL);
 			expect((await run(h, [row], forgetBy(BY_EMAIL))).outputs[0]).toMatchObject({ action: 'forgotten', known: true });
-			byHand = await manualRun(h, [row], BY_EMAIL);
+			byHand = await run(h, [row], BY_EMAIL, { manual: true });
 		});
 		expect(overlapped).toBe(true);
 		expect(created?.actions).toEqual(['created']);
 		expect(byHand?.actions).toEqual(['notSent']);
-		const from = sandbox().requests.length;
 		const next = await run(h, [row], BY_EMAIL);
-		expect({ next: next.actions, slug: typeof next.outputs[0].slug, creations: creationEmails(sandbox(), from) }).toEqual({ next: ['created'], slug: 'string', creations: [row.email] });
+		expect({ next: next.actions, slug: typeof next.outputs[0].slug, creations: next.creations }).toEqual({ next: ['created'], slug: 'string', creations: [row.email] });
 	}, 60_000);
 
 	it('the same with Forget All Rows: created during another execution, all rows forgotten, run by hand: the next Sync Rows run creates it again', async () => {
 		const h = new Harness(emailCredential(sandbox(), ALICE));
 		const row = person('hedy', '+49 30 5710008');
 		let created: Ran | undefined;
-		let byHand: Awaited<ReturnType<typeof manualRun>> | undefined;
+		let byHand: Ran | undefined;
 		const { overlapped } = await whileAnotherRuns(h, 'hedy', async () => {
 			created = await run(h, [row], BY_EMAIL);
 			expect((await run(h, [row], forgetAllBy(BY_EMAIL))).outputs[0]).toMatchObject({ action: 'cleared' });
-			byHand = await manualRun(h, [row], BY_EMAIL);
+			byHand = await run(h, [row], BY_EMAIL, { manual: true });
 		});
 		expect(overlapped).toBe(true);
 		expect(created?.actions).toEqual(['created']);
 		expect(byHand?.actions).toEqual(['notSent']);
-		const from = sandbox().requests.length;
 		const next = await run(h, [row], BY_EMAIL);
-		expect({ next: next.actions, slug: typeof next.outputs[0].slug, creations: creationEmails(sandbox(), from) }).toEqual({ next: ['created'], slug: 'string', creations: [row.email] });
+		expect({ next: next.actions, slug: typeof next.outputs[0].slug, creations: next.creations }).toEqual({ next: ['created'], slug: 'string', creations: [row.email] });
 	}, 60_000);
 });

@@ -13,62 +13,56 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { Harness } from '../helpers/harness';
-import { inProcess, useProcesses } from '../helpers/processes';
-import { mayExist, syncRuns, worker } from '../helpers/sync';
-import { BY_EMAIL, BY_PHONE, CANDIDATE, forgetBy, withOptions } from '../helpers/matchBy';
+import { useProcesses } from '../helpers/processes';
+import { mayExist, syncRuns } from '../helpers/sync';
+import { BY_EMAIL, BY_PHONE, forgetAllBy, forgetBy } from '../helpers/matchBy';
 import { ALICE, emailCredential, useSandbox } from '../helpers/sandbox';
-import { creationEmails, until } from '../helpers/upsert';
 
 const sandbox = useSandbox();
 
 useProcesses(sandbox);
 
-const { run, storedOf } = syncRuns(sandbox);
+const { run, storedOf, whileAnotherRuns, hereAndOnWorker } = syncRuns(sandbox);
 
 const person = (tag: string, phone: string): IDataObject => ({ email: `fok.${tag}@example.test`, phone, first: tag, city: 'Bonn', skills: '' });
 
-/** A long Sync Rows run of other new rows in this process (slow creations, one at a time): under way until it resolves. */
-async function whileAnotherRuns(h: Harness, tag: string, work: () => Promise<void>): Promise<{ overlapped: boolean }> {
-	const others = Array.from({ length: 12 }, (_, index) => person(`${tag}.other${index}`, `+49 30 559${tag.length}${index.toString().padStart(3, '0')}`));
-	const from = sandbox().requests.length;
-	sandbox().setFaults({ latencyMs: 400, paths: [CANDIDATE] });
-	let ended = false;
-	const long = run(h, others, withOptions(BY_EMAIL, { concurrency: 1 })).finally(() => (ended = true));
-	expect(await until(() => sandbox().requests.slice(from).some((request) => request.method === 'POST' && request.path === CANDIDATE))).toBe(true);
-	await work();
-	const overlapped = !ended;
-	const done = await long;
-	sandbox().setFaults({});
-	expect(done.actions).toEqual(Array(others.length).fill('created'));
-	return { overlapped };
-}
+// docs/create-or-update.md, Match By: "Switching Match By from Email to Phone or back finds the candidates the node knows (it keeps
+// each row under its e-mail and its phone too ...)"; Forget All Rows "does the same for the node's whole memory". The second and
+// third cases are from the review of the fix (test/service/followBreak.test.ts).
+const CASES = [
+	{ how: 'forgotten by Email, created again by Email, then matched by Phone', tag: 'a', by: BY_EMAIL, forget: forgetBy(BY_EMAIL), then: BY_PHONE, long: {} },
+	// A Forget All Rows during the other run refuses the rows it had prepared ahead ("may already exist"): its rows are not judged.
+	{ how: 'all rows forgotten (Forget All Rows), created again by Email, then matched by Phone', tag: 'bea', by: BY_EMAIL, forget: forgetAllBy(BY_EMAIL), then: BY_PHONE, long: { count: 30, strict: false } },
+	{ how: 'forgotten by Phone, created again by Phone, then matched by Email', tag: 'cleo', by: BY_PHONE, forget: forgetBy(BY_PHONE), then: BY_EMAIL, long: { by: BY_PHONE } },
+];
 
 describe('a row forgotten and created again while another execution of the process runs', () => {
-	it('created again by Email: after a switch to Phone, this process finds it (no second creation), and a queue worker by Phone refuses it instead of creating it', async () => {
+	it.each(CASES)('$how: this process finds it (no second creation), a queue worker finds it or refuses it instead of creating it', async ({ tag, by, forget, then, long }) => {
 		const h = new Harness(emailCredential(sandbox(), ALICE));
-		const row = person('ana', '+49 30 5590001');
-		expect((await run(h, [row], BY_EMAIL)).actions).toEqual(['created']);
+		const row = person(tag, `+49 30 55900${tag.length}${tag.charCodeAt(0) % 10}`);
+		expect((await run(h, [row], by)).actions).toEqual(['created']);
 		let again: Awaited<ReturnType<typeof run>> | undefined;
-		const { overlapped } = await whileAnotherRuns(h, 'a', async () => {
-			// The user deleted Ana's candidate in the service and forgets her row (Forget Now), then the next Sync Rows run creates her again.
-			expect((await run(h, [row], forgetBy(BY_EMAIL))).outputs[0]).toMatchObject({ action: 'forgotten', known: true });
-			again = await run(h, [row], BY_EMAIL);
-		});
+		const { overlapped } = await whileAnotherRuns(
+			h,
+			tag,
+			async () => {
+				// The user deleted the candidate in the service and forgets the row (Forget Now), then the next Sync Rows run creates it again.
+				expect((await run(h, [row], forget)).outputs[0].action).toMatch(/^(forgotten|cleared)$/);
+				again = await run(h, [row], by);
+			},
+			long,
+		);
 		expect(overlapped).toBe(true);
 		expect(again?.actions).toEqual(['created']);
 		const slug = again?.outputs[0].slug;
-		const from = sandbox().requests.length;
-		// Match By switched to Phone: this process knows Ana under her phone too (docs/create-or-update.md, Match By).
-		const byPhone = await run(h, [row], BY_PHONE);
-		inProcess('worker');
-		const onWorker = await run(h, [row], BY_PHONE, worker);
-		inProcess('main');
+		// Match By switched: this process knows the row under its other identifier too.
+		const { here, onWorker, creations } = await hereAndOnWorker(h, [row], then);
 		expect({
-			byPhone: [byPhone.actions[0], byPhone.outputs[0].slug === slug],
+			here: [here.actions[0], here.outputs[0].slug === slug],
 			onWorker: onWorker.actions[0] === 'unchanged' || mayExist(onWorker.outputs[0]),
-			creations: creationEmails(sandbox(), from),
+			creations,
 			// The first candidate, then the one created after the Forget (the user deleted the first one in the service).
 			stored: storedOf(row.email).length,
-		}).toEqual({ byPhone: ['unchanged', true], onWorker: true, creations: [], stored: 2 });
+		}).toEqual({ here: ['unchanged', true], onWorker: true, creations: [], stored: 2 });
 	}, 90_000);
 });
