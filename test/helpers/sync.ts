@@ -32,7 +32,7 @@ export function syncRuns(sandbox: () => Sandbox) {
 		 * `work` while a long Sync Rows run of `count` other new rows goes on in this process (slow creations, one at a time); whether
 		 * that run was still under way when `work` ended. `strict`: its rows must all be created (a fault `work` sets may hold some).
 		 */
-		async whileAnotherRuns(h: Harness, tag: string, work: () => Promise<void>, { by = BY_EMAIL, count = 16, strict = true }: { by?: INodeParameters; count?: number; strict?: boolean } = {}) {
+		async whileAnotherRuns(h: Harness, tag: string, work: () => Promise<void>, { by = BY_EMAIL, count = 24, strict = true }: { by?: INodeParameters; count?: number; strict?: boolean } = {}) {
 			const digits = [...tag].reduce((sum, char) => sum + char.charCodeAt(0), 0) % 1000;
 			const others = Array.from({ length: count }, (_, index) => ({ email: `other.${tag}.${index}@example.test`, phone: `+49 30 58${String(digits).padStart(3, '0')}${String(index).padStart(3, '0')}`, first: tag, city: 'Bonn', skills: '' }));
 			const from = sandbox().requests.length;
