@@ -5,6 +5,7 @@
  * (`defect`, through spies on `MemoryRows.prototype` that `useDefects` installs; `plan` tells a dry run's memory apart).
  */
 import type { Admission, MatchBy } from '../../nodes/Recruiting/memory';
+import { CandidateMemory } from '../../nodes/Recruiting/memory';
 import { MemoryRows } from '../../nodes/Recruiting/memory/rows';
 import type { Remembered } from '../../nodes/Recruiting/memory/store';
 import type { Knobs, Outcome } from '../sim/memory';
@@ -19,7 +20,7 @@ export interface Inside {
 	process(kind: 'main' | 'worker'): Proc;
 	wait(ms: number): Promise<void>;
 	random(): number;
-	create(row: Row, exec: unknown, content: string): Promise<unknown>;
+	create(row: Row, exec: unknown, content: string, key?: string): Promise<unknown>;
 	plan(exec: Exec, rows: Row[]): Promise<Map<Row, string>>;
 	nextId: number;
 	bySlug: Map<string, { deletedAt?: number; received: Set<string> }>;
@@ -95,6 +96,40 @@ export class Scripted extends Simulation {
 	}
 }
 
+/**
+ * `proc` creates the row, then forgets it while another sync of it runs there (docs/sync-memory.md "Forget during a claim":
+ * that sync's end saves the old slug). Returns the deleted candidate's slug.
+ */
+export async function createdThenForgotDuringSync(sim: Scripted, inside: Inside, proc: Proc, row: Row): Promise<string> {
+	await sim.execution(proc, 'sync', [row]);
+	const slug = [...inside.bySlug.keys()][inside.bySlug.size - 1];
+	const again = sim.execution(proc, 'sync', [row]);
+	await inside.wait(1);
+	await sim.execution(proc, 'forget', [row], { concurrency: 1 });
+	await again;
+	return slug;
+}
+
+/**
+ * The final run (`Scripted.final`) with an injected defect: its memory loses the process's hold of the rows whose keys are
+ * `keys` (under their key, and under another as its other key), and with `unlearn` what it learned under them. Its dry run
+ * plans them `created`, the run finds their claims (`known`).
+ */
+export async function finalLosingHold(sim: Scripted, inside: Inside, proc: Proc, rows: Row[], keys: string[], unlearn = false): Promise<Map<Row, string>> {
+	if (unlearn) defect.recall = (key, remembered) => (keys.includes(key) ? undefined : remembered);
+	defect.held = (key) => (keys.includes(key) ? false : undefined);
+	defect.admit = (key, _content, plan) => (keys.includes(key) ? (plan ? 'create' : 'known') : undefined);
+	const heldUnderOther = CandidateMemory.prototype.heldUnderOther;
+	const spy = jest.spyOn(CandidateMemory.prototype, 'heldUnderOther').mockImplementation(function (this: CandidateMemory, key: string) {
+		return keys.includes(key) ? false : heldUnderOther.call(this, key);
+	});
+	try {
+		return await sim.final(inside, proc, rows);
+	} finally {
+		spy.mockRestore();
+	}
+}
+
 export type Fate = 'refused' | 'unknown, stored' | 'unknown, not stored';
 
 /** Fates forced on a simulation's next creations, per row (in order). */
@@ -109,9 +144,9 @@ export function force(sim: Simulation, name: string, fate: Fate): void {
 		forcedFates.set(sim, fates);
 		const original = (Simulation.prototype as unknown as Inside).create;
 		const all = fates;
-		inside.create = function (row: Row, exec: unknown, content: string) {
+		inside.create = function (row: Row, exec: unknown, content: string, key?: string) {
 			const next = all.get(row.name)?.shift();
-			if (next === undefined) return original.call(sim, row, exec, content);
+			if (next === undefined) return original.call(sim, row, exec, content, key);
 			const knobs = { refused: sim.knobs.refused, noAnswer: sim.knobs.noAnswer };
 			// create(): its first draw picks the fate against `refused` and `refused + noAnswer`, the second whether an unanswered one was stored.
 			Object.assign(sim.knobs, { refused: 0.25, noAnswer: 0.5 });
@@ -119,7 +154,7 @@ export function force(sim: Simulation, name: string, fate: Fate): void {
 			const random = (Simulation.prototype as unknown as Inside).random;
 			inside.random = () => draws.shift() ?? random.call(sim);
 			try {
-				return original.call(sim, row, exec, content);
+				return original.call(sim, row, exec, content, key);
 			} finally {
 				delete (inside as Partial<Inside>).random;
 				Object.assign(sim.knobs, knobs);

@@ -134,6 +134,12 @@ export class Store {
 	/** When each value in `droppedBySlow` was first dropped. */
 	readonly droppedBySlowAt = new Map<string, number>();
 
+	/** Claims a removal call took off the list (there when it read them): by which process, when it wrote. */
+	readonly claimsRemoved: Array<{ value: string; who: string; at: number }> = [];
+
+	/** Claims a record call wrote fresh (not there when it read: the process found the row's claim gone): by which process, when it wrote. */
+	readonly claimsWritten: Array<{ value: string; who: string; at: number }> = [];
+
 	constructor(
 		private readonly world: World,
 		private readonly slowMs = MIN_WAIT_MS,
@@ -200,16 +206,20 @@ export class Store {
 					};
 				}
 				const seen = new Set(read);
+				const fresh: string[] = [];
 				for (const value of values) {
 					if (seen.has(String(value))) answer.processed.push(value);
 					else {
 						answer.new.push(value);
 						read.push(String(value));
+						if (String(value).startsWith('claim:')) fresh.push(String(value));
 					}
 				}
 				const readAt = this.world.now;
 				return () => {
-					if (this.list !== undefined) this.land(read, readAt);
+					if (this.list === undefined) return;
+					this.land(read, readAt);
+					for (const value of fresh) this.claimsWritten.push({ value, who, at: this.world.now });
 				};
 			},
 			this.label(who, 'record', values),
@@ -222,13 +232,17 @@ export class Store {
 			profile,
 			(read) => {
 				if (read === undefined) return () => undefined;
+				const taken: string[] = [];
 				for (const value of values.map(String)) {
 					const index = read.indexOf(value);
 					if (index !== -1) read.splice(index, 1);
+					if (index !== -1 && value.startsWith('claim:')) taken.push(value);
 				}
 				const readAt = this.world.now;
 				return () => {
-					if (this.list !== undefined) this.land(read, readAt, values.map(String));
+					if (this.list === undefined) return;
+					this.land(read, readAt, values.map(String));
+					for (const value of taken) this.claimsRemoved.push({ value, who, at: this.world.now });
 				};
 			},
 			this.label(who, 'remove', values),
