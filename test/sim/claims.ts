@@ -134,11 +134,18 @@ export class Store {
 	/** When each value in `droppedBySlow` was first dropped. */
 	readonly droppedBySlowAt = new Map<string, number>();
 
-	/** Claims a removal call took off the list (there when it read them): by which process, when it wrote. */
+	/** Claims and races a removal call took off the list (there when it read them): by which process, when it wrote. */
 	readonly claimsRemoved: Array<{ value: string; who: string; at: number }> = [];
 
-	/** Claims a record call wrote fresh (not there when it read: the process found the row's claim gone): by which process, when it wrote. */
-	readonly claimsWritten: Array<{ value: string; who: string; at: number }> = [];
+	/**
+	 * Claims a record call wrote fresh (not there when it read: the process found the row's claim gone): by which process, when
+	 * it wrote, and whether the call carried the row's race too (`check`: a contest's check writing back a claim a lost update
+	 * dropped, not the ask that begins a contest).
+	 */
+	readonly claimsWritten: Array<{ value: string; who: string; at: number; check: boolean }> = [];
+
+	/** Contests' checks (a record call carrying a row's race and claim together): the row's claim, by which process, when it wrote. */
+	readonly checks: Array<{ value: string; who: string; at: number }> = [];
 
 	constructor(
 		private readonly world: World,
@@ -184,6 +191,13 @@ export class Store {
 		});
 	}
 
+	/** A record call's claims, as it lands: its checks (a row's race and claim together), and the claims it wrote afresh. */
+	private noteClaims(who: string, asked: string[], fresh: string[]): void {
+		const checked = (value: string) => asked.includes(value.replace(/^claim:/, 'race:'));
+		for (const value of asked) if (value.startsWith('claim:') && checked(value)) this.checks.push({ value, who, at: this.world.now });
+		for (const value of fresh) this.claimsWritten.push({ value, who, at: this.world.now, check: checked(value) });
+	}
+
 	/** Values to follow in the trace (CLAIMS_TRACE). */
 	follow = (setting('CLAIMS_TRACE') ?? '').split(',').filter(Boolean);
 
@@ -203,6 +217,7 @@ export class Store {
 					return () => {
 						if (this.list !== undefined) throw new Error('duplicate key value violates unique constraint');
 						this.list = inserted;
+						this.noteClaims(who, inserted, inserted.filter((value) => value.startsWith('claim:')));
 					};
 				}
 				const seen = new Set(read);
@@ -219,7 +234,7 @@ export class Store {
 				return () => {
 					if (this.list === undefined) return;
 					this.land(read, readAt);
-					for (const value of fresh) this.claimsWritten.push({ value, who, at: this.world.now });
+					this.noteClaims(who, values.map(String), fresh);
 				};
 			},
 			this.label(who, 'record', values),
@@ -236,7 +251,7 @@ export class Store {
 				for (const value of values.map(String)) {
 					const index = read.indexOf(value);
 					if (index !== -1) read.splice(index, 1);
-					if (index !== -1 && value.startsWith('claim:')) taken.push(value);
+					if (index !== -1 && /^(claim|race):/.test(value)) taken.push(value);
 				}
 				const readAt = this.world.now;
 				return () => {

@@ -549,8 +549,11 @@ export class Simulation {
 	/** When a row was last answered `unchanged` with the slug of a deleted candidate (the stated stale slug). */
 	private readonly staleUnchanged = new Map<string, number>();
 
-	/** Each such answer, with its process and the keys it remembers the slug under: that settles the process's hold of a row sent under one of them (comparePlan). */
-	private readonly staleHere: Array<{ proc: SimProcess; keys: string[]; at: number }> = [];
+	/**
+	 * Each run that answered a row with its slug (`unchanged`, the stale slug's too, or updated), with its process and the keys
+	 * it remembers the slug under: that ends the process's hold of a row sent under one of them (comparePlan; registry.ts `learn`).
+	 */
+	private readonly slugsHere: Array<{ proc: SimProcess; keys: string[]; at: number }> = [];
 
 	/** Whether a live candidate of the row's identity under a Match By received the content. */
 	private holds(matchBy: MatchBy, row: RowLog, content: string): boolean {
@@ -737,12 +740,12 @@ export class Simulation {
 						if (candidate?.deletedAt !== undefined && (again || this.forgotDuringSync(identity))) {
 							this.event('unchanged with the slug of a deleted candidate (stated)');
 							this.staleUnchanged.set(row.name, this.now());
-							this.staleHere.push({ proc: exec.proc, keys: [key, ...aliases], at: this.now() });
 							this.sameWrittenBack.add(`${exec.id}|${row.name}`);
 						}
 						else if (candidate?.deletedAt !== undefined) this.wrong.push({ row: row.name, exec: exec.id, why: 'same', property: 3, note: `unchanged with its slug ${slug}, whose candidate the user deleted, and no candidate of the row since` });
 						else if (!candidate?.received.has(content)) this.wrong.push({ row: row.name, exec: exec.id, why: 'same', property: 3, note: `unchanged with its slug ${slug}, but that candidate never received ${content}` });
 						remember(slug!, known!.p!);
+						this.slugsHere.push({ proc: exec.proc, keys: [key, ...aliases], at: this.now() });
 						return { output: 'unchanged', clean: true };
 					},
 					same: () => {
@@ -787,6 +790,7 @@ export class Simulation {
 						row.reached.add(content);
 						candidate.received.add(content);
 						remember(slug, content);
+						this.slugsHere.push({ proc: exec.proc, keys: [key, ...aliases], at: this.now() });
 						this.note(row, `${exec.id} updated ${slug}`);
 						return { output: 'updated', clean: true };
 					},
@@ -881,14 +885,14 @@ export class Simulation {
 			// Not judged for a row that shares its phone: a slug learned under that phone (the other person's, remembered under it as
 			// their other key) settles the holds of the row sent under it, as the memory says (holds.ts `settled`).
 			// A creation of it from this process answered later settles it too (its slug learned), and so does a run here that answered
-			// it `unchanged` with the slug of a deleted candidate (the stated stale slug: it remembers that slug; seed 73897 of "Match
-			// By switched", the old slug saved by the end of a sync that ran during a Forget, "Forget during a claim").
-			// Only under the key that creation went under (holds.ts `settled`; memoryJudgeBreak5.test.ts: a stale answer for another
-			// row of the person settles nothing).
+			// it with a slug, `unchanged` or updated: it remembers that slug (seed 73897 of "Match By switched": the stated stale slug,
+			// saved by the end of a sync that ran during a Forget, "Forget during a claim"; seed 47941 of "Forget and Adopt": the slug
+			// an Adopt in another process saved). Only under the key that creation went under (holds.ts `settled`;
+			// memoryJudgeBreak5.test.ts: a stale answer for another row of the person settles nothing).
 			const sentHere = this.view(identity).sends.filter((send) => send.exec.proc === exec.proc && send.exec !== exec && send.at >= forgotHere && send.at <= planAt);
 			const settledAfter = (held: Send) =>
 				sentHere.some((send) => send.fate === 'answered' && send.at > held.at) ||
-				this.staleHere.some((stale) => stale.proc === exec.proc && stale.at > held.at && stale.at <= planAt && held.key !== undefined && stale.keys.includes(held.key));
+				this.slugsHere.some((learned) => learned.proc === exec.proc && learned.at > held.at && learned.at <= planAt && held.key !== undefined && learned.keys.includes(held.key));
 			const heldHere = !sheetRow.sharesPhone && sentHere.some((send) => (send.fate === 'unknown' || send.fate === 'aborted') && !settledAfter(send));
 			// The stated limit (docs/create-or-update.md, Dry Run): a row forgotten by another process since (and not created again) is
 			// planned as this process knew it; the real run finds its claim gone in n8n's store and creates it.
@@ -1325,32 +1329,64 @@ export class Simulation {
 			if (forget === undefined) return false;
 			const deciding = (exec: Exec) => workedDuring(exec, forget) && double.with.some((row) => row.touches.has(exec) && (exec.decided.get(row) ?? Infinity) >= forget.at);
 			const decidingIn = (proc: (one: SimProcess) => boolean) => double.with.some((row) => [...row.touches].some((other) => proc(other.proc) && deciding(other)));
+			// A row's claim or race: its key (a release takes off both; a lost update may have dropped either before, seed 42498 of
+			// "Forget and Adopt": the second winner's claim was dropped, the release took off its race).
+			const keyOf = (value: string) => double.with.flatMap((row) => row.keys).find((key) => value === `claim:${key}` || value === `race:${key}`);
+			// The process itself contested the row across the Forget: the last contest of the row it began before `until` (an ask
+			// that wrote the claim afresh; a check that writes back a dropped claim begins none) began before the Forget, and it
+			// sent no creation of the row and took none of its marks off since, and checked it after the Forget began. An execution that
+			// ended before the Forget (a stopped run, an Adopt) leaves its contest to its process, which sends the row from a later
+			// execution or releases it once decided (seeds 110790 of "Forget All Rows" and 102016 of "e-mails and phones corrected").
+			const contestedAcross = (who: string, until: number) =>
+				double.with.some((row) =>
+					row.keys.some((key) => {
+						const asked = this.store.claimsWritten.filter((written) => written.value === `claim:${key}` && written.who === who && !written.check && written.at < until);
+						const lastOwn = Math.max(-Infinity, ...asked.map((written) => written.at));
+						if (lastOwn === -Infinity || lastOwn >= forget.at) return false;
+						const removed = this.store.claimsRemoved.some((removal) => removal.who === who && keyOf(removal.value) === key && removal.at > lastOwn && removal.at < until);
+						const sent = double.with.some((one) => one.sends.some((send) => send.exec.proc.name === who && send.at > lastOwn && send.at < forget.at));
+						// Still open when the Forget began: the contest's checks went on after it (one lost before, then won by a defect,
+						// makes none: memoryJudgeBreak6.test.ts).
+						const checkedAfter = this.store.checks.some((check) => check.value === `claim:${key}` && check.who === who && check.at >= forget.at && check.at < until);
+						return !removed && !sent && checkedAfter;
+					}),
+				);
 			// Each of the two creators won the row afresh (its process wrote the claim, finding it gone): one between the Forget's
 			// start and the release, the other between the release and its creation (memoryJudgeBreak5.test.ts: a creator that
 			// found the claim there and won it anyway, by a defect, is no such case).
 			const wroteFresh = (send: Send, value: string, from: number, until: number) =>
 				this.store.claimsWritten.some((written) => written.value === value && written.who === send.exec.proc.name && written.at >= from && written.at < until);
-			const passedOn = this.store.claimsRemoved.some(
-				({ value, who, at }) =>
-					at > (forget.until ?? Infinity) &&
-					at <= double.sends[0].at &&
-					double.with.some((row) => row.keys.some((key) => value === `claim:${key}`)) &&
-					decidingIn((one) => one.name === who) &&
-					pairs(double).some(
-						([one, other]) =>
-							(wroteFresh(one, value, forget.at, at) && wroteFresh(other, value, at, other.at)) || (wroteFresh(other, value, forget.at, at) && wroteFresh(one, value, at, one.at)),
-					),
+			const passedOn = this.store.claimsRemoved.some(({ value, who, at }) => {
+				const key = keyOf(value);
+				if (key === undefined || at <= (forget.until ?? Infinity) || at > double.sends[0].at) return false;
+				if (!decidingIn((one) => one.name === who) && !contestedAcross(who, at)) return false;
+				const claim = `claim:${key}`;
+				return pairs(double).some(
+					([one, other]) => (wroteFresh(one, claim, forget.at, at) && wroteFresh(other, claim, at, other.at)) || (wroteFresh(other, claim, forget.at, at) && wroteFresh(one, claim, at, one.at)),
+				);
+			});
+			return (
+				passedOn ||
+				double.sends.some(
+					(send) => decidingIn((one) => one === send.exec.proc) || contestedAcross(send.exec.proc.name, send.at) || (send.at <= forget.at && (send.storedAt ?? -Infinity) >= forget.at),
+				)
 			);
-			return passedOn || double.sends.some((send) => decidingIn((one) => one === send.exec.proc) || (send.at <= forget.at && (send.storedAt ?? -Infinity) >= forget.at));
 		};
 		// Two people sharing a phone (docs/create-or-update.md, "What a switch does not cover"): a Forget of the other person
 		// under the other Match By forgets the phone too, and a run after the switch creates this one again (seeds 90164 and
 		// 90175 of "two people sharing a phone").
+		// Either person's Forget but the one whose candidate the later creation doubles (seed 95822: the forgotten person's row
+		// created again by phone beside the other's candidate).
 		const sharedForget = (double: Double) =>
 			pairs(double).some(
 				([older, later]) =>
 					older.exec.matchBy !== later.exec.matchBy &&
-					double.with.some((row) => row !== double.row && row.phone === double.row.phone && row.forgets.some((forget) => forget.by?.matchBy !== later.exec.matchBy && forget.at > older.at && forget.at < later.at)),
+					double.with.some(
+						(row) =>
+							!row.sends.includes(older) &&
+							row.phone === double.row.phone &&
+							row.forgets.some((forget) => forget.by?.matchBy !== later.exec.matchBy && forget.at > older.at && forget.at < later.at),
+					),
 			);
 		const classOf = (double: Double) =>
 			damaged(double)

@@ -107,7 +107,7 @@ describe('the judge: a Forget during a claim, passed on by a release', () => {
  * saved copy) and answers r0 `unchanged`, the stated stale slug; it remembers that slug in pB only. Then the final run in
  * pA, where the injected defect loses pA's hold: the dry run plans `created`, the run finds the claim (`known`).
  *
- * The judge counts a stale slug's run as settling a hold only in the process that holds the row (comparePlan `staleRuns`:
+ * The judge counts a stale slug's run as settling a hold only in the process that holds the row (comparePlan `settledAfter`:
  * it remembers the slug there, memory/registry.ts `learn`; seed 73897 of "Match By switched", pinned in
  * memorySimulation.test.ts, is the case where it ran in the holding process). Here it must report the plan.
  */

@@ -256,8 +256,8 @@ async function staleForAnotherRow(stale: boolean, hide = false): Promise<{ outco
 		// The defect: the final run's memory loses pA's hold of r0.1 (and what it learned under its keys).
 		return await finalLosingHold(self, inside, pA, [fixed], fixed.keys, true);
 	});
-	// The cause: the judge not told of the stale answer (`staleHere`, private) reports the plan.
-	if (hide) (sim as unknown as { staleHere: unknown[] }).staleHere.push = () => 0;
+	// The cause: the judge not told of the stale answer (`slugsHere`, private) reports the plan.
+	if (hide) (sim as unknown as { slugsHere: unknown[] }).slugsHere.push = () => 0;
 	if (setting('SHOW')) sim.store.follow = [...sim.rowKeys('r0'), ...sim.rowKeys('r0.1')];
 	const outcome = show(sim, await sim.check(), 'r0', 'r0.1');
 	return { outcome, stillHeld };

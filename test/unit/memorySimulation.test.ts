@@ -28,7 +28,7 @@
  * A failing seed is printed with its replay:
  *   MEMSIM_SEED=<seed> MEMSIM_SCENARIO=<n> npx jest test/unit/memorySimulation.test.ts
  * (MEMSIM_TRACE=r5 prints row r5's life and every store call on it); MEMSIM_SEEDS=<n> runs n
- * seeds per scenario (default 60).
+ * seeds per scenario (default 60), MEMSIM_FROM=<n> from the n-th.
  */
 import type { Knobs, Outcome } from '../sim/memory';
 import { Simulation } from '../sim/memory';
@@ -75,18 +75,20 @@ export const scenarios: Scenario[] = [
 ];
 
 const SEEDS = Number(setting('MEMSIM_SEEDS') ?? 60);
+/** MEMSIM_FROM=<n>: each scenario's seeds start n after its first (a longer search in parts: n + MEMSIM_SEEDS at most 10,000). */
+const FROM = Number(setting('MEMSIM_FROM') ?? 0);
 const ONE = setting('MEMSIM_SEED') === undefined ? undefined : Number(setting('MEMSIM_SEED'));
 const ONLY = setting('MEMSIM_SCENARIO') === undefined ? undefined : Number(setting('MEMSIM_SCENARIO'));
 /**
  * Seeds that longer runs found (2,000 and 4,000 per scenario: docs/sync-memory.md), run with every scenario's own: each
  * showed a defect of the node or of the judge, fixed since (the first seed of scenario n is 10,000 × (n + 1)).
  */
-const FOUND = [50790, 60744, 71021, 71931, 73897, 81709, 90993, 92714];
+const FOUND = [42498, 47941, 50790, 60744, 71021, 71931, 73897, 81709, 90993, 92309, 92714, 95822, 95955, 102016, 110790];
 
 const seeds = (base: number) => {
 	if (ONE !== undefined) return [ONE];
-	const own = Array.from({ length: SEEDS }, (_, index) => base + index);
-	return [...own, ...FOUND.filter((seed) => seed >= base + SEEDS && seed < base + 10_000)];
+	const own = Array.from({ length: SEEDS }, (_, index) => base + FROM + index);
+	return [...own, ...FOUND.filter((seed) => seed >= base && seed < base + 10_000 && !own.includes(seed))];
 };
 
 interface Totals {
