@@ -872,6 +872,12 @@ export class Simulation {
 			// after a Forget during a sync of it; this one then updated that candidate).
 			const toThatCandidate = ['updated', 'unchanged', 'same'].includes(did);
 			if (toThatCandidate && order.some((other) => excused.has(other) && sameKey(other) && (exec.decided.get(other) ?? Infinity) <= at)) continue;
+			// Or refused as held after a row sharing its phone, earlier in the input, that the plan took as sent with its slug where
+			// the run's update failed at the service, or whose slug the run found void (below): the plan's remember of that slug
+			// under the phone let this row's hold there go (holds.ts `settled`), the run's did not happen (seeds 96506 and 96638 of
+			// "two people sharing a phone").
+			const phoneBefore = (other: RowLog) => other !== sheetRow && other.phone === sheetRow.phone && order.indexOf(other) < order.indexOf(sheetRow);
+			if (did === 'held' && order.some((other) => phoneBefore(other) && (excused.has(other) || outcomes.get(other) === 'update failed'))) continue;
 			// Another execution that took the row at or before this run decided it, and ran after the plan; or another's creation
 			// that was sent or landed in between (this run's own creation is what the plan is checked against).
 			const tookBy = (other: Exec) => Math.min(...rows.map((one) => other.took.get(one) ?? Infinity));
@@ -914,7 +920,10 @@ export class Simulation {
 			// The stated slow write (docs/sync-memory.md, "The timing assumption"): a write slower than every wait dropped the row's claim
 			// before the run decided it; the run finds it gone, as after a Forget elsewhere (seed 50790 of "store calls that fail").
 			const droppedSlow = [...this.store.droppedBySlowAt].some(([value, when]) => /^(claim|race|own):/.test(value) && when <= at && rows.some((one) => one.keys.some((key) => value.includes(key))));
-			const limit = did === 'created' && planned !== 'created' && (forgotElsewhere || forgotDuring || droppedSlow);
+			// The plan took the row with the slug this process knew; the run found its claim gone (the slug void) and decided it as a
+			// row without one: created, or refused (held under its other key for a person sharing its phone, seed 96638).
+			const slugVoid = ['updated', 'unchanged'].includes(planned) && !['updated', 'unchanged'].includes(did);
+			const limit = ((did === 'created' && planned !== 'created') || slugVoid) && (forgotElsewhere || forgotDuring || droppedSlow);
 			const agrees = limit || ((PLAN_ALLOWS[planned] ?? [planned]).includes(did) && !(heldHere && planned === 'created'));
 			if (limit) excused.add(sheetRow);
 			const why = forgotElsewhere ? ' (forgotten in another process)' : forgotDuring ? ' (forgotten during a sync of it)' : ' (its claim dropped by a write slower than every wait)';
