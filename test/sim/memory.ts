@@ -698,7 +698,8 @@ export class Simulation {
 		// Held: a creation from this process without an answer since it last forgot or adopted the row (as comparePlan).
 		const adoptedHere = rows.flatMap((one) => one.adopts.filter((adopt) => adopt.proc === exec.proc).map((adopt) => adopt.at));
 		const forgotHere = Math.max(-Infinity, ...adoptedHere, ...row.forgets.filter((forget) => forget.by?.proc === exec.proc).map((forget) => forget.at));
-		if (why === 'held' && !row.sends.some((send) => send.exec.proc === exec.proc && send.at >= forgotHere && (send.fate === 'unknown' || send.fate === 'aborted'))) push(3, 'held, but no creation of it from this process went without an answer since it last forgot or adopted it');
+		if (why === 'held' && !rows.some((one) => one.sends.some((send) => send.exec.proc === exec.proc && send.at >= forgotHere && this.unsettledHere(one, send, this.now()))))
+			push(3, 'held, but no creation of it from this process went without an answer since it last forgot or adopted it (and was not settled there since)');
 		if (why === 'busy' && !running && this.now() >= grace) push(3, 'busy, but no other execution works on it, and the last ended or died 2 epochs ago');
 		// "May already exist, or be created right now by another execution": true while another execution works on it.
 		if (why === 'known' && row.live().length === 0 && !unknown && !running) push(3, `"may already exist" (${why}), but no candidate exists, no creation of it went without an answer, and no other execution works on it`);
@@ -823,6 +824,7 @@ export class Simulation {
 			const content = exec.input.get(row) ?? contentOf(row);
 			const known = memory.recall(key);
 			const slug = known?.s;
+			this.planSlugs.set(`${exec.id}|${row.name}`, slug);
 			const remember = (given: string, p: string) => {
 				for (const one of [key, ...aliases]) memory.remember(one, { s: given, p, r: [] });
 			};
@@ -846,6 +848,17 @@ export class Simulation {
 			plans.set(row, planned);
 		}
 		return plans;
+	}
+
+	/**
+	 * Whether a creation of the row went out from its process without an answer and was not settled there before `until`: by a
+	 * creation of the row answered there since, or a run there that answered a row with its slug under that creation's key.
+	 */
+	private unsettledHere(row: RowLog, held: Send, until: number): boolean {
+		if (held.fate !== 'unknown' && held.fate !== 'aborted') return false;
+		const proc = held.exec.proc;
+		if (row.sends.some((send) => send.exec.proc === proc && send.fate === 'answered' && send.at > held.at && send.at <= until)) return false;
+		return !this.slugsHere.some((learned) => learned.proc === proc && learned.at > held.at && learned.at <= until && held.key !== undefined && learned.keys.includes(held.key));
 	}
 
 	/** Property 4: each row the dry run planned, against what the execution right after it did, where nothing else worked on the row between. */
@@ -876,8 +889,15 @@ export class Simulation {
 			// the run's update failed at the service, or whose slug the run found void (below): the plan's remember of that slug
 			// under the phone let this row's hold there go (holds.ts `settled`), the run's did not happen (seeds 96506 and 96638 of
 			// "two people sharing a phone").
+			// Only matched by e-mail (by phone, `sameKey` above covers it), while this process held a creation of a row with that phone
+			// that got no answer and was not settled here before the plan, and only after a row whose run saved no slug
+			// (memoryJudgeBreak7.test.ts).
 			const phoneBefore = (other: RowLog) => other !== sheetRow && other.phone === sheetRow.phone && order.indexOf(other) < order.indexOf(sheetRow);
-			if (did === 'held' && order.some((other) => phoneBefore(other) && (excused.has(other) || outcomes.get(other) === 'update failed'))) continue;
+			const savedNoSlug = (other: RowLog) => !['created', 'updated', 'unchanged'].includes(outcomes.get(other) ?? '');
+			const heldPhone =
+				exec.matchBy === 'email' &&
+				this.nearRows(sheetRow).some((one) => one.phone === sheetRow.phone && one.sends.some((send) => send.exec.proc === exec.proc && send.at <= planAt && this.unsettledHere(one, send, planAt)));
+			if (did === 'held' && heldPhone && order.some((other) => phoneBefore(other) && ((excused.has(other) && savedNoSlug(other)) || outcomes.get(other) === 'update failed'))) continue;
 			// Another execution that took the row at or before this run decided it, and ran after the plan; or another's creation
 			// that was sent or landed in between (this run's own creation is what the plan is checked against).
 			const tookBy = (other: Exec) => Math.min(...rows.map((one) => other.took.get(one) ?? Infinity));
@@ -922,7 +942,18 @@ export class Simulation {
 			const droppedSlow = [...this.store.droppedBySlowAt].some(([value, when]) => /^(claim|race|own):/.test(value) && when <= at && rows.some((one) => one.keys.some((key) => value.includes(key))));
 			// The plan took the row with the slug this process knew; the run found its claim gone (the slug void) and decided it as a
 			// row without one: created, or refused (held under its other key for a person sharing its phone, seed 96638).
-			const slugVoid = ['updated', 'unchanged'].includes(planned) && !['updated', 'unchanged'].includes(did);
+			// Only where the slug the plan took is a candidate the user deleted, and no other execution sent the row since the Forget (a
+			// creation holds its claim again, answered or not, unless refused or cancelled; memoryJudgeBreak7.test.ts).
+			const planSlug = this.planSlugs.get(`${exec.id}|${sheetRow.name}`);
+			const lastForget = lastForgetOf(identity, planAt);
+			const forgotAt = lastForget === undefined ? Infinity : forgotten(lastForget);
+			const heldAgain = this.view(identity).sends.some((send) => send.exec !== exec && send.fate !== 'refused' && send.fate !== 'cancelled' && send.at > forgotAt && send.at <= at);
+			const slugVoid =
+				['updated', 'unchanged'].includes(planned) &&
+				!['updated', 'unchanged'].includes(did) &&
+				planSlug !== undefined &&
+				this.bySlug.get(planSlug)?.deletedAt !== undefined &&
+				!heldAgain;
 			const limit = ((did === 'created' && planned !== 'created') || slugVoid) && (forgotElsewhere || forgotDuring || droppedSlow);
 			const agrees = limit || ((PLAN_ALLOWS[planned] ?? [planned]).includes(did) && !(heldHere && planned === 'created'));
 			if (limit) excused.add(sheetRow);
@@ -936,6 +967,9 @@ export class Simulation {
 	}
 
 	planCompared = 0;
+
+	/** The slug each dry run recalled for each row (`exec.id|row`). */
+	private readonly planSlugs = new Map<string, string | undefined>();
 
 	/** Rows whose plan the real run met with what only n8n's store holds (allowed), by plan → deed. */
 	readonly planStoreStops: Record<string, number> = {};
