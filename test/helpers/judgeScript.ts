@@ -167,5 +167,16 @@ export function force(sim: Simulation, name: string, fate: Fate): void {
 /** A quiet seed: no fault, no draw of a fate (creations are answered unless forced). */
 export const QUIET: Knobs = { processes: [2, 2], worker: 0, executions: [1, 1], rows: 1 };
 
+/**
+ * Empty sync executions in `filler` until the execution started `later` executions from now is one a dry run precedes
+ * (`execution`: every third, by count). `later` 1: the next one.
+ */
+export async function planNext(sim: Scripted, inside: Inside, filler: Proc, later = 1): Promise<void> {
+	while ((inside.nextId + later) % 3 !== 0) await sim.execution(filler, 'sync', []);
+}
+
+/** The plans the judge reported, as `row: planned → did`. */
+export const planned = (outcome: Outcome) => outcome.planDiffers.map((diff) => `${diff.row}: ${diff.planned} → ${diff.did}`);
+
 /** The rows the judge reported, with the property and the answer. */
 export const rowsJudged = (outcome: Outcome) => outcome.wrong.map((wrong) => `${wrong.row}: property ${wrong.property}, ${wrong.why}`);

@@ -19,19 +19,13 @@ import type { Registry } from '../../nodes/Recruiting/memory/registry';
 import type { Outcome } from '../sim/memory';
 import { contentOf, CREDENTIALS } from '../sim/memory';
 import { print, setting as hostSetting } from '../sim/host';
-import type { Inside, Proc } from '../helpers/judgeScript';
-import { force, QUIET, Scripted, useDefects } from '../helpers/judgeScript';
+import type { Proc } from '../helpers/judgeScript';
+import { force, planned, planNext, QUIET, Scripted, useDefects } from '../helpers/judgeScript';
 
 const setting = hostSetting as (name: string) => string | undefined;
 
 useDefects();
 
-/** Empty sync executions in `filler` until the next execution is one a dry run precedes (every third, by count). */
-async function planNext(sim: Scripted, inside: Inside, filler: Proc): Promise<void> {
-	while ((inside.nextId + 1) % 3 !== 0) await sim.execution(filler, 'sync', []);
-}
-
-const planned = (outcome: Outcome) => outcome.planDiffers.map((diff) => `${diff.row}: ${diff.planned} → ${diff.did}`);
 
 function show(outcome: Outcome, ...names: string[]): Outcome {
 	if (!setting('SHOW')) return outcome;

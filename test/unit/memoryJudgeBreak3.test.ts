@@ -28,19 +28,11 @@ import { print, setting as hostSetting } from '../sim/host';
 
 const setting = hostSetting as (name: string) => string | undefined;
 
-import type { Exec, Inside, Proc, Row } from '../helpers/judgeScript';
-import { clearDefect, defect, force, QUIET, rowsJudged, Scripted, useDefects } from '../helpers/judgeScript';
+import type { Exec, Inside, Row } from '../helpers/judgeScript';
+import { clearDefect, defect, force, planned, planNext, QUIET, rowsJudged, Scripted, useDefects } from '../helpers/judgeScript';
 
 useDefects();
 
-/**
- * Empty sync executions in `filler` until the execution started `later` executions from now is one a dry run precedes
- * (`execution`: every third, by count). `later` 1: the next one.
- */
-async function planNext(sim: Scripted, inside: Inside, filler: Proc, later = 1): Promise<void> {
-	while ((inside.nextId + later) % 3 !== 0) await sim.execution(filler, 'sync', []);
-}
-const planned = (outcome: Outcome) => outcome.planDiffers.map((diff) => `${diff.row}: ${diff.planned} → ${diff.did}`);
 
 /** SHOW=1: the verdict and the rows' logs. */
 function show(outcome: Outcome, ...names: string[]): Outcome {

@@ -12,7 +12,7 @@ import type { Outcome } from '../sim/memory';
 import { contentOf } from '../sim/memory';
 import { print, setting as hostSetting } from '../sim/host';
 import type { Proc } from '../helpers/judgeScript';
-import { createdThenForgotDuringSync, defect, finalLosingHold, force, QUIET, Scripted, useDefects } from '../helpers/judgeScript';
+import { createdThenForgotDuringSync, defect, finalLosingHold, force, planNext, QUIET, Scripted, useDefects } from '../helpers/judgeScript';
 
 const setting = hostSetting as (name: string) => string | undefined;
 
@@ -155,7 +155,7 @@ async function excusedOtherPerson(): Promise<Outcome> {
 		await inside.wait(5_000);
 		await self.execution(p1, 'forget', [r0], { concurrency: 1 });
 		await inside.wait(5_000);
-		while ((inside.nextId + 1) % 3 !== 0) await self.execution(filler, 'sync', []);
+		await planNext(self, inside, filler);
 		defect.recall = (key, remembered, plan) => (plan && key === r1.keys[2] ? undefined : remembered);
 		await self.execution(p0, 'sync', [r0, r1], { concurrency: 1 });
 		delete defect.recall;

@@ -16,19 +16,13 @@
 import type { Outcome } from '../sim/memory';
 import { contentOf } from '../sim/memory';
 import { print, setting as hostSetting } from '../sim/host';
-import type { Inside, Proc, Row } from '../helpers/judgeScript';
-import { clearDefect, createdThenForgotDuringSync, defect, force, QUIET, rowsJudged, Scripted, useDefects } from '../helpers/judgeScript';
+import type { Proc, Row } from '../helpers/judgeScript';
+import { clearDefect, createdThenForgotDuringSync, defect, force, planned, planNext, QUIET, rowsJudged, Scripted, useDefects } from '../helpers/judgeScript';
 
 const setting = hostSetting as (name: string) => string | undefined;
 
 useDefects();
 
-/** Empty sync executions in `filler` until the next execution is one a dry run precedes (every third, by count). */
-async function planNext(sim: Scripted, inside: Inside, filler: Proc): Promise<void> {
-	while ((inside.nextId + 1) % 3 !== 0) await sim.execution(filler, 'sync', []);
-}
-
-const planned = (outcome: Outcome) => outcome.planDiffers.map((diff) => `${diff.row}: ${diff.planned} → ${diff.did}`);
 
 /** SHOW=1: the verdict and the rows' logs. */
 function show(outcome: Outcome, ...names: string[]): Outcome {
