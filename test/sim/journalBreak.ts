@@ -157,6 +157,12 @@ export const setup = (seed: number, list: string[]) => {
 	return { world, store, sleep };
 };
 
+/** `setup`, with `count` quick processes over the store (p0, p1, …): their journals. */
+export const room = (seed: number, list: string[], count = 2) => {
+	const sim = setup(seed, list);
+	return { sim, journals: Array.from({ length: count }, (_, index) => new Process(`p${index}`, sim.world, sim.store, quick).shared.journal) };
+};
+
 /** Another process, three minutes later (every asking mark old): was `key` last sent with `print`? */
 export async function later(world: World, store: Store, sleep: (ms: number) => Promise<void>, key: string, print: string): Promise<string> {
 	await sleep(180_000);

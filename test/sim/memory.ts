@@ -932,7 +932,9 @@ export class Simulation {
 					forget.by?.proc !== exec.proc &&
 					forgotten(forget) <= planAt &&
 					forgotten(forget) > lastHere &&
-					!row.sends.some((send) => send.exec !== exec && send.stored && (send.storedAt ?? send.at) > forgotten(forget)),
+					// Created again before the run decided the row: its claim is there again (a creation after the decision does not count:
+					// seed 110469 of "Forget All Rows", once each end checked only its own rows).
+					!row.sends.some((send) => send.exec !== exec && send.stored && (send.storedAt ?? send.at) > forgotten(forget) && (send.storedAt ?? send.at) <= at),
 			);
 			// The same where this process forgot the row while a sync of it ran (docs/sync-memory.md "Forget during a claim": that
 			// sync's end saved the old slug; seed 40091 of "Forget and Adopt"): planned as known, the run finds the claim gone.

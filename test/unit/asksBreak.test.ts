@@ -42,7 +42,7 @@ describe('asks break (asks.ts)', () => {
 			(async () => {
 				// Execution V with a row sent in full (z): its end checks z's claim and content after its wait.
 				const v = journal.begin();
-				journal.done('z', 'p', undefined);
+				journal.done('z', 'p', undefined, v);
 				const ending = journal.end(v);
 				// Execution A asks r during V's end; execution B asks s while V's end waits for A's writes to be a wait old.
 				await sleep(600);
@@ -96,7 +96,7 @@ describe('asks break (asks.ts)', () => {
 				// (its first call answered at 30 ms: B's pair goes in one call with the ask's confirming call)
 				await sleep(40);
 				const b = journal.begin();
-				journal.done('r', 'c', undefined);
+				journal.done('r', 'c', undefined, b);
 				answers.push(await asking);
 				await journal.end(b);
 				await journal.end(d);
@@ -121,13 +121,13 @@ describe('asks break (asks.ts)', () => {
 			(async () => {
 				// Execution B sends r with content c (its pair written), then an execution without the slug asks r with c.
 				const b = journal.begin();
-				journal.done('r', 'c', undefined);
+				journal.done('r', 'c', undefined, b);
 				await sleep(100);
 				const d = journal.begin();
 				const asking = journal.explain('r', 'c');
 				await sleep(10);
 				// Meanwhile B sends r again with content d: c's pair is taken off.
-				journal.done('r', 'd', 'c');
+				journal.done('r', 'd', 'c', d);
 				answers.push(await asking);
 				await journal.end(b);
 				await journal.end(d);

@@ -29,7 +29,7 @@ describe('explain break (e9d7f34)', () => {
 				answers.push(await journal.explain('r', 'c'));
 				// Execution B of p, with r's slug (its Sync State): sends content c in full; its pair is written (rows.ts settled).
 				const b = journal.begin();
-				journal.done('r', 'c', undefined);
+				journal.done('r', 'c', undefined, b);
 				// B's end checks the pair (there), then takes `asked` off again: the true done2 with it.
 				await journal.end(b);
 				await journal.end(a);
@@ -65,7 +65,7 @@ describe('explain break (e9d7f34)', () => {
 				answers.push(await journal.explain('r', 'c'));
 				// Execution B of p, with r's slug (its Sync State): sends content c in full; its pair is written (rows.ts settled).
 				const b = journal.begin();
-				journal.done('r', 'c', undefined);
+				journal.done('r', 'c', undefined, b);
 				await sleep(200);
 				// D asks r again (another input item of the row) while B ends: B's end skips r's values (`explaining`).
 				slowNext = true;

@@ -55,8 +55,8 @@ describe('journal break: the lazy path (calls of LAZY_FROM_MS, 300 ms, and more)
 				expect(await journal.claim('r', visit)).toBe(true);
 				journal.keep('r', visit);
 				// Created with content p1 (its mark goes lazily), then updated to p2 (the mark of p1 taken off, p2's goes lazily).
-				journal.done('r', 'p1', undefined);
-				journal.done('r', 'p2', 'p1');
+				journal.done('r', 'p1', undefined, visit);
+				journal.done('r', 'p2', 'p1', visit);
 				await journal.end(visit);
 				// Another process, without the slug, asks what was last sent in full.
 				const other = q.shared.journal;

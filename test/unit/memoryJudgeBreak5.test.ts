@@ -296,8 +296,8 @@ describe('the judge, reviewed again: a hold settled by the stated stale slug (st
  * there, pA's), pB syncs r0 and wins it by the injected defect. pA releases the claim; pC, a queue worker, syncs r0 right
  * after and wins it: pB and pC create r0, a defect of the node in it.
  */
-async function adoptedBefore(forget: 'while the Adopt ends' | 'after the Adopt', noteDecided = false): Promise<{ outcome: Outcome; adoptDuring?: boolean }> {
-	let adoptDuring: boolean | undefined;
+async function adoptedBefore(forget: 'while the Adopt ends' | 'after the Adopt', noteDecided = false): Promise<{ outcome: Outcome; adoptDuring?: boolean; claimBack?: boolean }> {
+	let [adoptDuring, claimBack]: Array<boolean | undefined> = [];
 	const sim = new Scripted({ ...QUIET, processes: [4, 4], rows: 2 }, async (self, inside) => {
 		const [pA, pB, pC, pF]: Proc[] = [inside.process('main'), inside.process('main'), inside.process('worker'), inside.process('main')];
 		const [r0, r1] = [self.row('r0'), self.row('r1')];
@@ -317,6 +317,10 @@ async function adoptedBefore(forget: 'while the Adopt ends' | 'after the Adopt',
 		await self.execution(pF, 'forget', [r0], { concurrency: 1 });
 		await adopt;
 		adoptDuring = adoption.end! >= forgetAt && r0.adopts[0].at < forgetAt;
+		// Since memory/visits.ts the Adopt's end checks the row it adopted and writes its claim back (a Forget during a run of the
+		// row, docs/sync-memory.md): the row is not forgotten, and the chain below cannot start.
+		claimBack = r0.keys.some((key) => self.store.list?.includes(`claim:${key}`));
+		if (claimBack) return await self.final(inside, pA, []);
 		// The cause shown: the Adopt noted as having decided r0 when it adopted it, as a sync notes it.
 		if (noteDecided) adoption.decided.set(r0, r0.adopts[0].at);
 		await inside.wait(5_000);
@@ -328,7 +332,7 @@ async function adoptedBefore(forget: 'while the Adopt ends' | 'after the Adopt',
 		return await self.final(inside, pA, []);
 	});
 	const outcome = await judgedR0(sim);
-	return { outcome, adoptDuring };
+	return { outcome, adoptDuring, claimBack };
 }
 
 describe('the judge, reviewed again: a release by a process whose only "deciding" execution is an Adopt done with the row (passedOn)', () => {
@@ -338,15 +342,17 @@ describe('the judge, reviewed again: a release by a process whose only "deciding
 		expect(outcome.twice).toEqual(['r0']);
 	});
 
-	it('BREAK: the Forget while the Adopt, which had adopted r0 before it began, ends: created twice', async () => {
-		const { outcome, adoptDuring } = await adoptedBefore('while the Adopt ends');
-		expect(adoptDuring).toBe(true);
-		expect(outcome.twice).toEqual(['r0']);
+	// Until memory/visits.ts (2026-12-01) these two showed r0 created twice, counted by the judge (not exempted). Since, the Adopt's
+	// end writes r0's claim back after the Forget, as a sync's does (the stated Forget during a run of the row): nothing is created twice.
+	it('BREAK: the Forget while the Adopt, which had adopted r0 before it began, ends: the Adopt\'s end writes the claim back, nothing created twice', async () => {
+		const { outcome, adoptDuring, claimBack } = await adoptedBefore('while the Adopt ends');
+		expect({ adoptDuring, claimBack }).toEqual({ adoptDuring: true, claimBack: true });
+		expect(outcome.twice).toEqual([]);
 	});
 
-	it('cause: the same, with the Adopt noted as having decided r0 when it adopted it: created twice', async () => {
-		const { outcome, adoptDuring } = await adoptedBefore('while the Adopt ends', true);
-		expect(adoptDuring).toBe(true);
-		expect(outcome.twice).toEqual(['r0']);
+	it('cause: the same, with the Adopt noted as having decided r0 when it adopted it: nothing created twice', async () => {
+		const { outcome, adoptDuring, claimBack } = await adoptedBefore('while the Adopt ends', true);
+		expect({ adoptDuring, claimBack }).toEqual({ adoptDuring: true, claimBack: true });
+		expect(outcome.twice).toEqual([]);
 	});
 });

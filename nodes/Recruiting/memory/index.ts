@@ -176,7 +176,7 @@ export class CandidateMemory extends MemoryRows {
 
 	/** Before a row is remembered under its other keys too: they are kept as its key is, after a Forget here too (journal.ts `follow`). */
 	follow(key: string, aliases: readonly string[]): void {
-		this.journal.follow(key, aliases);
+		this.journal.follow(key, aliases, this.visit);
 	}
 
 	/** The row with the keys `keys` was adopted or forgotten: `key`, one of them, no longer holds it (another row's hold there stays: holds.ts). */

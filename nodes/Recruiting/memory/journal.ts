@@ -12,15 +12,15 @@ import { Contest } from './contest';
 import type { StoreHelpers } from './storeCalls';
 import { CHUNK } from './storeCalls';
 import { Dropped } from './dropped';
+import type { Ending } from './visits';
+import { Visits } from './visits';
 
 export type { JournalHost, Standing } from './contest';
 export { AHEAD, MAX_WAIT_MS, MIN_WAIT_MS, ROUNDS, WAIT_FACTOR } from './contest';
 /** Rounds when the claims of remembered and created rows are checked at the end. */
 const ENSURE_ROUNDS = 4;
-
 /** How long an answer counts in this process before the row is asked again (a forget in another process is then seen). */
 export const ANSWER_MS = 30_000;
-
 /** A claim this process won and never used: nothing sent or remembered for it (a row held, `unknown`, was sent). */
 const unused = (row: Row | undefined): boolean => row?.settled === 'mine' && !row.sent && !row.kept;
 
@@ -29,13 +29,10 @@ const unused = (row: Row | undefined): boolean => row?.settled === 'mine' && !ro
  * once and contest it as one (never refusing each other), taking turns per row (registry.ts); each is a visit (`begin`, `end`).
  */
 export class Journal extends Contest {
-	/** Running executions (visits) and the rows each created or remembered: checked at its end. */
-	private readonly visits = new Map<number, Set<string>>();
-
+	/** Running executions (visits) and what the end of each checks (visits.ts). */
+	private readonly visits = new Visits();
 	/** What asks of this process wrote only by asking: taken off again at an end (asks.ts). */
 	private readonly asks = new Asks();
-	/** Content marks written by this process (row key → its pair): checked with the claims at the end of a visit. */
-	private readonly contents = new Map<string, readonly string[]>();
 	/** Writes that go on in the background (a row's content, a confirmation): an execution's end waits for them. */
 	private readonly background = new Set<Promise<unknown>>();
 	private nextVisit = 1;
@@ -64,7 +61,7 @@ export class Journal extends Contest {
 	/** An execution starts using the journal: its number, for `standing`, `claim`, `keep` and `end`. */
 	begin(): number {
 		const visit = this.nextVisit++;
-		this.visits.set(visit, new Set<string>());
+		this.visits.begin(visit);
 		return visit;
 	}
 
@@ -103,7 +100,7 @@ export class Journal extends Contest {
 		// Created or remembered by an execution of this process already: its slug is what the row needs, never a second creation.
 		if (!row || row.unknown || row.sent || row.kept) return false;
 		row.sent = true;
-		this.visits.get(visit)?.add(key);
+		this.visits.of(visit)?.add(key);
 		return true;
 	}
 
@@ -118,7 +115,7 @@ export class Journal extends Contest {
 	 * not asked here (a row's other key: `keyOf` asks only the one it is matched by) is asked now, as kept (with the next call).
 	 */
 	keep(key: string, visit: number): void {
-		const ensure = this.visits.get(visit);
+		const ensure = this.visits.of(visit);
 		const row = this.rows.get(key);
 		const usable = this.available && !this.dropped.has(key);
 		const asking = !row && usable ? this.standing(key, visit, true) : undefined;
@@ -130,9 +127,11 @@ export class Journal extends Contest {
 		else if (row && usable) check(row.settled);
 	}
 
-	/** A row's other keys follow its key: one forgotten here no longer is once the row's key was asked since (dropped.ts). */
-	follow(key: string, aliases: readonly string[]): void {
-		if (!this.dropped.has(key)) for (const alias of aliases) this.dropped.revive(alias);
+	/** A row's other keys follow its key, before it is sent or adopted: one forgotten here no longer is once the row's key was asked since (dropped.ts); the visit's end checks them with it (visits.ts). */
+	follow(key: string, aliases: readonly string[], visit: number): void {
+		if (this.dropped.has(key)) return;
+		for (const alias of aliases) this.dropped.revive(alias);
+		this.visits.follow(visit, key, aliases);
 	}
 
 	/**
@@ -147,7 +146,7 @@ export class Journal extends Contest {
 		const minute = minuteAt(this.timing.clock.now());
 		const asking = [askingOf(key, minute), askingOf(key, minute - 1)];
 		const asked = [claimOf(key), done, ...asking];
-		const withoutOwnPair = (values: string[]) => values.filter((value) => !this.contents.get(key)?.includes(value));
+		const withoutOwnPair = (values: string[]) => values.filter((value) => !this.visits.pairOf(key)?.includes(value));
 		let [explained, wrote]: [Explained, string[]] = ['known', []];
 		this.asks.begin(key);
 		try {
@@ -176,16 +175,15 @@ export class Journal extends Contest {
 	}
 
 	/** After everything of a row went through: its content is written (and the content it had before taken off), in the background. */
-	done(key: string, print: string | undefined, before: string | undefined): void {
+	done(key: string, print: string | undefined, before: string | undefined, visit: number): void {
 		if (!this.available || this.dropped.has(key)) return;
 		if (before !== undefined && before !== print) {
 			// Still in line (a lazy write): it never goes; already written: taken off.
 			this.store.withdraw([...doneOf(key, before)]);
 			this.later(this.remove([...doneOf(key, before)]));
 		}
-		if (print === undefined) this.contents.delete(key);
-		else {
-			this.contents.set(key, doneOf(key, print));
+		this.visits.wrote(visit, key, print === undefined ? undefined : doneOf(key, print));
+		if (print !== undefined) {
 			this.asks.drop(doneOf(key, print));
 			// With a slow store, it goes with the next call the rows need (or the end's).
 			this.later(this.store.recordTogether([...doneOf(key, print)], this.lazy));
@@ -194,21 +192,29 @@ export class Journal extends Contest {
 
 	/** Rows kept before the journal held every row (a `v: 2` copy, 0.2.0's memory): their claims are written at this execution's end. */
 	ensure(keys: Iterable<string>, visit: number): void {
-		const rows = this.visits.get(visit);
+		const rows = this.visits.of(visit);
 		if (this.available && rows) for (const key of keys) if (!this.dropped.has(key)) rows.add(key);
 	}
 
 	async end(visit: number): Promise<number> {
-		const ensure = this.visits.get(visit);
-		if (!ensure) return 0;
-		this.visits.delete(visit);
-		if (!this.available) return 0;
+		const ending = this.visits.end(visit);
+		if (!ending) return 0;
+		try {
+			return this.available ? await this.close(visit, ending) : 0;
+		} finally {
+			// What this end left unchecked goes to the next; with no execution running or ending, what the process forgot counts no more.
+			if (this.visits.ended(ending)) this.dropped.reset();
+		}
+	}
+
+	private async close(visit: number, ending: Ending): Promise<number> {
 		const used = [...this.rows].filter(([, row]) => row.users.has(visit));
 		this.hurry();
 		this.store.kick();
 		await Promise.allSettled([...used.map(([, row]) => row.answer), ...this.background]);
-		const leaving = new Set<string>();
-		const released: string[] = [];
+		// The rows this visit created, remembered, wrote the content of, sent or adopted, with their other keys (visits.ts).
+		const rows = ending.rows();
+		const [leaving, released] = [new Set<string>(), [] as string[]];
 		for (const [key, row] of used) {
 			row.users.delete(visit);
 			if (row.users.size > 0 || this.rows.get(key) !== row) continue;
@@ -225,14 +231,9 @@ export class Journal extends Contest {
 		// The last rows first: a re-run takes the first back before their call (storeCalls.ts `withhold`), and asks the rest later.
 		await this.takeOff(released.reverse(), [...leaving]);
 		const removed = this.timing.clock.sleep(this.waitMs);
-		// The rows this visit created or remembered, and every content mark this process wrote meanwhile (a write that read before it may drop it).
-		const contents = [...this.contents];
-		if (this.visits.size === 0) this.contents.clear();
-		for (const [key] of contents) ensure.add(key);
-		let missing = [...ensure].filter((key) => !this.dropped.has(key));
-		if (this.visits.size === 0) this.dropped.reset();
-		const marks = new Map(contents);
-		const checked = (key: string) => [claimOf(key), ...(marks.get(key) ?? [])];
+		let missing = (ending.unchecked = rows.filter((key) => !this.dropped.has(key)));
+		// The content pair this process wrote last for the row, read at each check (another execution may have replaced it meanwhile).
+		const checked = (key: string) => [claimOf(key), ...(this.visits.pairOf(key) ?? [])];
 		let written = 0;
 		// After the wait, every call that read before this process's last write has landed: what is there stays. One call looks and
 		// writes again what is missing (with its race: a row whose claim a write dropped is then refused, not created again).
@@ -241,7 +242,7 @@ export class Journal extends Contest {
 			const there = new Set<string>();
 			for (let at = 0; at < missing.length; at += CHUNK) for (const value of await this.record(missing.slice(at, at + CHUNK).flatMap((key) => [...checked(key), raceOf(key)]))) there.add(value);
 			if (round === 0) written = missing.filter((key) => !there.has(claimOf(key))).length;
-			missing = missing.filter((key) => checked(key).some((value) => !there.has(value)));
+			ending.unchecked = missing = missing.filter((key) => checked(key).some((value) => !there.has(value)));
 		}
 		// What asks wrote (asks.ts) and tokens: off again once every write that read before their removal landed (another's true
 		// second half written meanwhile may go too: read as changed, never as sent). A slow store: tokens once (a call costs 1 s+).
@@ -249,7 +250,7 @@ export class Journal extends Contest {
 			await removed;
 			const due = this.asks.dueIn(this.elapsed, this.waitMs);
 			if (due > 0) await this.timing.clock.sleep(due);
-			const again = this.asks.ready(new Set([...contents, ...this.contents].flatMap(([, pair]) => pair)), this.elapsed, this.waitMs);
+			const again = this.asks.ready(this.visits.mine, this.elapsed, this.waitMs);
 			await this.remove([...again, ...(this.lazy ? [] : leaving)]);
 			this.asks.drop(again);
 		}
@@ -263,16 +264,16 @@ export class Journal extends Contest {
 		for (const key of keys) {
 			for (const token of this.rows.get(key)?.own ?? []) this.loose.add(token);
 			this.rows.delete(key);
-			for (const rows of this.visits.values()) rows.delete(key);
+			this.visits.drop(key);
 		}
 		await this.takeOff(keys);
 	}
 
-	/** Forgets a row: removes its claim (and the contents given); says whether there was one. */
+	/** Forgets a row: removes its claim (and the content marks given); says whether there was one. */
 	async forget(key: string, prints: string[] = []): Promise<boolean> {
 		if (!this.available) return false;
 		this.dropped.add(key);
-		this.contents.delete(key); // its content pair is not checked (written back) at an end (test/service/followBreak.test.ts)
+		this.visits.drop(key); // nor is its content pair checked (written back) at an end (test/service/followBreak.test.ts)
 		// A claim this process made only by asking about the row (keyOf) is not one the row had.
 		const asked = this.rows.get(key);
 		this.hurry();
@@ -291,9 +292,8 @@ export class Journal extends Contest {
 	/** Forgets every row, at once for every process; returns how many entries the list held (storeCalls.ts). The timings go too. */
 	async clear(): Promise<number> {
 		this.dropped.addAll();
-		for (const rows of this.visits.values()) rows.clear();
+		this.visits.clear();
 		this.rows.clear();
-		this.contents.clear();
 		this.timing.recentCallsMs.length = 0; // those of the list just removed (a large one kept the next 20 calls slow)
 		return await this.store.clear();
 	}

@@ -164,8 +164,8 @@ export class MemoryRows {
 			const row = this.recall(key);
 			if (!row || row.d === content || (content === undefined && !sentSomething)) continue;
 			this.remember(key, { ...row, d: content });
-			if (content !== undefined) this.journal.done(key, content, row.d);
-			else if (row.d !== undefined) this.journal.done(key, undefined, row.d);
+			if (content !== undefined) this.journal.done(key, content, row.d, this.visit);
+			else if (row.d !== undefined) this.journal.done(key, undefined, row.d, this.visit);
 		}
 	}
 
