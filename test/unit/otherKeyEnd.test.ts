@@ -5,10 +5,11 @@
  * and that process never sends it, its end takes the claim off: the row's e-mail then reads as new, and a run matched by e-mail
  * creates the person again beside the candidate that holds the e-mail. The end of a run that sent the row now checks its other keys'
  * claims with its own, and writes back what is missing. Where the other process lets the claim go only after that check, the claim
- * stays off: the stated limit (docs/create-or-update.md, "What a switch does not cover").
+ * stays off: the stated limit (docs/create-or-update.md, "What a switch does not cover"). Last, what an end could not check (its
+ * call failed) goes to the end of an execution running then only (memory/visits.ts `carried`).
  */
-import { claimOf } from '../../nodes/Recruiting/memory/marks';
-import { entries, Process, quick, setup } from '../sim/journalBreak';
+import { claimOf, doneOf } from '../../nodes/Recruiting/memory/marks';
+import { entries, hooked, Process, quick, setup } from '../sim/journalBreak';
 
 /**
  * p1 (matched by e-mail) wins the e-mail's claim as a new row and never sends it; p0 (matched by phone) updates the candidate, keeps
@@ -52,5 +53,36 @@ describe("a row's other key, kept while another process's contest held its claim
 
 	it('the stated limit: let go after that end, the claim stays off (n8n\'s store cannot say whose a claim is)', async () => {
 		expect(await play(false)).toEqual([]);
+	});
+
+	it('an end whose check failed leaves its rows to the end of an execution running then, not to one begun later (which would write back a row forgotten since)', async () => {
+		const sim = setup(3, ['x']);
+		let failing = 2;
+		// A's end check (the row's claim, race and content pair in one call) is refused twice by n8n's store.
+		const p0 = hooked(sim.world, sim.store, { record: (values) => (values.includes('race:r') && values.includes(doneOf('r', 'c')[0]) && failing-- > 0 ? 'before' : undefined) }).shared.journal;
+		const p1 = new Process('p1', sim.world, sim.store, quick).shared.journal;
+		const seen: Record<string, unknown> = {};
+		await sim.world.run(
+			(async () => {
+				const a = p0.begin();
+				expect(await p0.claim('r', a)).toBe(true);
+				p0.keep('r', a);
+				p0.done('r', 'c', undefined, a);
+				seen.endA = await p0.end(a).then(
+					() => 'ended',
+					() => 'failed',
+				);
+				// The row is forgotten in another process (its candidate deleted); then p0 runs an execution over other rows.
+				const forget = p1.begin();
+				await p1.forget('r', ['c']);
+				await p1.end(forget);
+				const later = p0.begin();
+				expect(await p0.claim('other', later)).toBe(true);
+				p0.keep('other', later);
+				await p0.end(later);
+				seen.claims = entries(sim.store, 'claim:r');
+			})(),
+		);
+		expect(seen).toEqual({ endA: 'failed', claims: [] });
 	});
 });

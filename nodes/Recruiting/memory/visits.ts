@@ -5,7 +5,8 @@
  * content another execution replaced meanwhile is not written back). A mark an execution wrote is checked at its own end, a
  * whole wait after the write, so no later end needs to check it again (an end that checked every mark of the process while any
  * execution ran wrote back rows another process forgot since: test/unit/otherKeyEndBreak.test.ts); what an end could not check
- * (its call failed) goes to the next end (`carried`).
+ * (its call failed) goes to the end of an execution that was running then (`carried`: a later one would write back a row
+ * forgotten since).
  *
  * A row's other keys are checked with it, since a claim there when the row was kept under one may have been another process's
  * contest for it as a new row, which that process takes off once it never used it (MEMSIM seed 95327 of "two people sharing a
@@ -23,7 +24,9 @@ export class Visits {
 	private readonly followed = new Map<number, Map<string, readonly string[]>>();
 	/** Content marks written by this process (row key → its pair), kept while a running or ending execution lists the row. */
 	private readonly pairs = new Map<string, readonly string[]>();
-	private readonly carried = new Set<string>();
+	/** Rows an end could not check → the last execution begun then: the ends of executions up to it check them. */
+	private readonly carried = new Map<string, number>();
+	private latest = 0;
 	/** The lists of the ends under way. */
 	private readonly ending = new Set<Set<string>>();
 
@@ -36,6 +39,7 @@ export class Visits {
 	}
 
 	begin(visit: number): void {
+		this.latest = visit;
 		this.rows.set(visit, new Set<string>());
 		this.followed.set(visit, new Map());
 	}
@@ -80,8 +84,7 @@ export class Visits {
 			unchecked: [],
 			rows: () => {
 				for (const [key, others] of followed ?? []) for (const one of [key, ...others]) rows.add(one);
-				for (const key of this.carried) rows.add(key);
-				this.carried.clear();
+				for (const [key, upTo] of this.carried) if (visit <= upTo && this.carried.delete(key)) rows.add(key);
 				return (ending.unchecked = [...rows]);
 			},
 			done: () => this.ending.delete(rows),
@@ -92,8 +95,9 @@ export class Visits {
 	/** The end is over: what it left unchecked goes to the next end; a pair no list holds any more goes. True when no execution of the process runs or ends. */
 	ended(ending: Ending): boolean {
 		ending.done();
-		for (const key of ending.unchecked) this.carried.add(key);
-		const listed = [...this.rows.values(), ...this.ending, this.carried];
+		for (const key of ending.unchecked) this.carried.set(key, this.latest);
+		for (const [key, upTo] of this.carried) if (![...this.rows.keys()].some((visit) => visit <= upTo)) this.carried.delete(key);
+		const listed = [...this.rows.values(), ...this.ending, new Set(this.carried.keys())];
 		for (const key of this.pairs.keys()) if (!listed.some((rows) => rows.has(key))) this.pairs.delete(key);
 		return this.rows.size === 0 && this.ending.size === 0;
 	}
