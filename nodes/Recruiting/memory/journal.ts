@@ -202,7 +202,7 @@ export class Journal extends Contest {
 		try {
 			return this.available ? await this.close(visit, ending) : 0;
 		} finally {
-			// What this end left unchecked goes to the next; with no execution running or ending, what the process forgot counts no more.
+			// What this end left unchecked goes to the ends of executions running now; with none running or ending, what the process forgot counts no more.
 			if (this.visits.ended(ending)) this.dropped.reset();
 		}
 	}

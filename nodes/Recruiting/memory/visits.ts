@@ -12,7 +12,7 @@
  * contest for it as a new row, which that process takes off once it never used it (MEMSIM seed 95327 of "two people sharing a
  * phone"): the key then read as new, and a run matched by it created the person again.
  */
-/** An end under way: the rows it checks (its list, the rows it sent or adopted, their other keys, what an earlier end left), and what is still unchecked. */
+/** An end under way: the rows it checks (its list, the rows it sent or adopted, their other keys, what an end beside it could not check), and what is still unchecked. */
 export interface Ending {
 	rows: () => string[];
 	unchecked: string[];
@@ -29,10 +29,6 @@ export class Visits {
 	private latest = 0;
 	/** The lists of the ends under way. */
 	private readonly ending = new Set<Set<string>>();
-
-	get size(): number {
-		return this.rows.size;
-	}
 
 	has(visit: number): boolean {
 		return this.rows.has(visit);
@@ -92,7 +88,7 @@ export class Visits {
 		return ending;
 	}
 
-	/** The end is over: what it left unchecked goes to the next end; a pair no list holds any more goes. True when no execution of the process runs or ends. */
+	/** The end is over: what it left unchecked goes to the ends of executions running now; a pair no list holds any more goes. True when no execution of the process runs or ends. */
 	ended(ending: Ending): boolean {
 		ending.done();
 		for (const key of ending.unchecked) this.carried.set(key, this.latest);
