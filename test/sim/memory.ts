@@ -808,7 +808,7 @@ export class Simulation {
 			});
 			outcomes.set(row, outcome);
 			exec.decided.set(row, this.now());
-		});
+		}, aliases);
 	}
 
 	/**
@@ -1105,7 +1105,7 @@ export class Simulation {
 						}
 						// The node's Adopt (memory/way.ts `adoptThroughMemory`): the simulated rows have no records, their content is their profile.
 						const content = contents.get(row)!;
-						const adoption = await memory.inTurn(key, async () => await adoptThroughMemory(memory, { key, aliases, slug, content, profile: content, whole: [], records: [] }));
+						const adoption = await memory.inTurn(key, async () => await adoptThroughMemory(memory, { key, aliases, slug, content, profile: content, whole: [], records: [] }), aliases);
 						if (adoption.how === 'same' && !this.bySlug.get(slug)?.received.has(content)) this.wrong.push({ row: row.name, exec: exec.id, why: 'same', property: 3, note: `adopted as sent with ${content}, which ${slug} never received` });
 						this.note(row, `${exec.id} adopted ${slug} (${adoption.how})`);
 						this.associate(this.bySlug.get(slug)!, row);
@@ -1338,8 +1338,9 @@ export class Simulation {
 		type Double = Simulation['doubles'][number];
 		const unanswered = (send: Send) => send.fate === 'unknown' || send.fate === 'aborted';
 		const pairs = (double: Double) => double.sends.slice(1).map((older) => [older, double.sends[0]] as const);
-		// Executions of both Match By settings working on the row at once (docs/create-or-update.md, "What a switch does not cover"): a
-		// creation sent by an execution while one of the other setting had taken the row, or by a later execution of its process that
+		// Executions of both Match By settings working on the row at once in two processes (docs/create-or-update.md, "What a switch does
+		// not cover"; in one process they take turns under both keys since 2026-12-02): a
+		// creation sent by an execution while one of the other setting in another process had taken the row, or by a later execution of its process that
 		// took the row from one that was (a process's executions share its claim: seed 71931 of "Match By switched"); the other may have
 		// made the row one person with the other candidate meanwhile (seed 90993 of "two people sharing a phone": matched by phone, it
 		// updated the other person's candidate for this row while an execution matched by e-mail created it).
@@ -1351,7 +1352,14 @@ export class Simulation {
 		const switchDuring = (double: Double) =>
 			double.sends.some((send) =>
 				sideOf(send, double.with).some((mine) =>
-					this.execs.some((other) => other.matchBy !== send.exec.matchBy && other.matchBy !== 'key' && tookAt(other, double.with) <= Math.min(send.at, untilOf(mine)) && tookAt(mine, double.with) <= untilOf(other)),
+					this.execs.some(
+						(other) =>
+							other.proc !== mine.proc &&
+							other.matchBy !== send.exec.matchBy &&
+							other.matchBy !== 'key' &&
+							tookAt(other, double.with) <= Math.min(send.at, untilOf(mine)) &&
+							tookAt(mine, double.with) <= untilOf(other),
+					),
 				),
 			);
 		// Held under one Match By, then sent again under the other elsewhere (the process that holds it never sends it again).

@@ -130,6 +130,23 @@ export class Shared {
 			if (this.turns.get(key) === mine) this.turns.delete(key);
 		}
 	}
+
+	/**
+	 * `inTurn` for several keys at once: in line under each of them at the same moment, it runs once the work before it under every
+	 * one of them is done. Each waits only for work that got in line before it, so none waits for another that waits for it, and the
+	 * order of the calls is kept under every key (an input's rows that share a key run in their order).
+	 */
+	async inTurns<T>(keys: readonly string[], work: () => Promise<T>): Promise<T> {
+		const unique = [...new Set(keys)];
+		if (unique.length === 1) return await this.inTurn(unique[0], work);
+		const mine = Promise.all(unique.map(async (key) => await (this.turns.get(key) ?? Promise.resolve()).catch(() => undefined))).then(work);
+		for (const key of unique) this.turns.set(key, mine);
+		try {
+			return await mine;
+		} finally {
+			for (const key of unique) if (this.turns.get(key) === mine) this.turns.delete(key);
+		}
+	}
 }
 
 /** The key of a node's memory for one account: workflow id, node id and account scope, never mixed. */

@@ -21,7 +21,6 @@ export class MemoryRows {
 
 	/** Rows this execution remembered (their entries count whatever the journal answered before). */
 	private readonly own = new Set<string>();
-
 	private ended = false;
 
 	/** This execution's visit of the process's journal (journal.ts `begin`). */
@@ -72,13 +71,14 @@ export class MemoryRows {
 	}
 
 	/**
-	 * Runs `work` for a row key after the work for that key already in line in this process; for a
-	 * row the memory holds, once the journal answered (a row it does not hold waits at `claim`).
+	 * Runs `work` for a row key (and its keys under its other identifiers, `others`: an execution matched by one of them finds what
+	 * this row did) after the work for those keys already in line in this process; for a row the memory holds, once the journal
+	 * answered (a row it does not hold waits at `claim`).
 	 */
-	async inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
+	async inTurn<T>(key: string, work: () => Promise<T>, others: readonly string[] = []): Promise<T> {
 		this.pace.took(key, !this.holds(key)); // only the rows whose asks claim count for the pace
 		try {
-			return await this.shared.inTurn(key, async () => {
+			return await this.shared.inTurns([key, ...others], async () => {
 				this.pace.ready(key);
 				if (this.holds(key)) await this.pace.waits(key, this.journal.standing(key, this.visit));
 				return await work();

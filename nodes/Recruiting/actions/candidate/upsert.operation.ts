@@ -142,17 +142,17 @@ export async function prepare(this: IExecuteFunctions, itemIndex: number, run: R
 		// The row's e-mail and phone as written: a forget reads no other field (a row it cannot sync is forgotten too).
 		const aliases = aliasKeys(memory, row.lead.matchedBy, (by) => itemParameter<unknown>(this, by, itemIndex, ''));
 		// In the row's turn: the same row twice in the input (or in an overlapping execution) is forgotten once, then found forgotten.
-		return async () => await memory.inTurn(row.key, async () => await forgetRow(this, itemIndex, memory, { ...row, aliases }));
+		return async () => await memory.inTurn(row.key, async () => await forgetRow(this, itemIndex, memory, { ...row, aliases }), aliases);
 	}
 	const input = readImport(this, itemIndex);
 	const given = readState(this, itemIndex, memory, input.givenSlug);
 	const aliases = aliasKeys(memory, row.lead.matchedBy, (by) => input.profile[by]);
-	if (action === 'adopt') return async () => await memory.inTurn(row.key, async () => await adoptRow(this, itemIndex, run, memory, { ...row, aliases }, input, given));
+	if (action === 'adopt') return async () => await memory.inTurn(row.key, async () => await adoptRow(this, itemIndex, run, memory, { ...row, aliases }, input, given), aliases);
 	hintManualRun(this, run, itemParameter(this, 'options.createInManualRuns', 0, false) === true);
 	const tries = await retryMemory(this, run);
 	return async () => {
 		try {
-			const output = tries.afterTries(itemIndex, await memory.inTurn(row.key, async () => await createOrUpdate(this, itemIndex, run, memory, { ...row, aliases }, input, given)));
+			const output = tries.afterTries(itemIndex, await memory.inTurn(row.key, async () => await createOrUpdate(this, itemIndex, run, memory, { ...row, aliases }, input, given), aliases));
 			// Created by an earlier try: the run's list of its candidates (a stop's error lists them) has it too.
 			noteCreated(run, itemIndex, output);
 			return output;
