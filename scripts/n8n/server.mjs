@@ -309,11 +309,18 @@ export class N8nRest {
 		const headers = { accept: 'application/json', 'browser-id': this.browserId };
 		if (body !== undefined) headers['content-type'] = 'application/json';
 		if (this.cookie) headers.cookie = this.cookie;
-		const res = await fetch(u, {
-			method,
-			headers,
-			body: body === undefined ? undefined : JSON.stringify(body),
-			signal: AbortSignal.timeout(120_000),
+		const send = async () =>
+			await fetch(u, {
+				method,
+				headers,
+				body: body === undefined ? undefined : JSON.stringify(body),
+				signal: AbortSignal.timeout(120_000),
+			});
+		// A GET sent on a kept-alive connection n8n closed while it sat idle (its 5-s keep-alive) fails with
+		// "fetch failed" before n8n saw it (bench:journal after filling the journal): sent once more.
+		const res = await send().catch(async (error) => {
+			if (method !== 'GET' || !(error instanceof TypeError)) throw error;
+			return await send();
 		});
 		for (const c of res.headers.getSetCookie?.() ?? []) {
 			const [pair] = c.split(';');
