@@ -1,7 +1,7 @@
 /**
  * One memory per process: n8n loads a node package once per process, so every execution running
  * in it shares this module. Overlapping executions of the same node (workflow id, node id,
- * account scope) share one `Shared`: they take turns per row key, see the rows the others
+ * account scope) share one `Shared`: they take turns per row (under each of its keys), see the rows the others
  * learned, and each writes every row learned here into its own static data at its end, so
  * whichever execution n8n saves last saves them all.
  *
