@@ -4,7 +4,6 @@
  * authentication modes. Shared by the service tests (test/service/).
  */
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
 import { DEFAULT_COMPANIES, startSandbox } from '../sandbox/server';
 import type { Sandbox, SandboxCandidate, SandboxOptions } from '../sandbox/server';
@@ -118,22 +117,17 @@ export function writesSince(sandbox: Sandbox, from: number): string[] {
  */
 export function endSessionAtFirst429(sandbox: Sandbox, email: string): { endedAt: () => number; stop: () => Promise<void> } {
 	let endedAt = -1;
-	let running = true;
-	const watch = (async () => {
-		while (running && endedAt < 0) {
-			// The first 429: the window is spent and the run is held until its end.
-			if (sandbox.requests.some((request) => request.status === 429)) {
-				sandbox.issueToken(email);
-				endedAt = sandbox.requests.length;
-			}
-			await sleep(10);
-		}
-	})();
+	// At the first 429 itself (the window is spent and the run is held until its end), before its answer goes: a look
+	// every 10 ms ended the session late on a busy machine, after requests of the next window had gone.
+	const unsubscribe = sandbox.onAnswer((entry) => {
+		if (endedAt >= 0 || entry.status !== 429) return;
+		sandbox.issueToken(email);
+		endedAt = sandbox.requests.indexOf(entry) + 1;
+	});
 	return {
 		endedAt: () => endedAt,
 		stop: async () => {
-			running = false;
-			await watch;
+			unsubscribe();
 		},
 	};
 }

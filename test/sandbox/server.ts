@@ -271,6 +271,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
 	app.setNotFoundHandler((_request, reply) => reply.code(404).send({ message: 'Not found', status: 404 }));
 
+	/** Called with each request's log entry as its answer is about to go (`Sandbox.onAnswer`). */
+	const answerListeners = new Set<(entry: LoggedRequest) => void>();
+
 	const logRequest = (request: FastifyRequest): LoggedRequest => {
 		const entry: LoggedRequest = {
 			method: request.method,
@@ -451,6 +454,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		if (options.refusalsAsHttp200 && code >= 400 && code < 500 && code !== 401) reply.code(200);
 		entry.status = reply.statusCode;
 		entry.body = request.body;
+		for (const listener of answerListeners) listener(entry);
 		const decision = decisions.get(request);
 		return decision ? await afterWork(request, reply, entry, decision, payload) : payload;
 	});
@@ -755,6 +759,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		state: () => store.snapshot(),
 		candidates: (companyId: number): SandboxCandidate[] => store.candidates(companyId),
 		issueToken: (email: string) => store.issueToken(email),
+		onAnswer: (listener) => {
+			answerListeners.add(listener);
+			return () => answerListeners.delete(listener);
+		},
 		reset,
 	};
 }

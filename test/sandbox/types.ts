@@ -377,6 +377,12 @@ export interface Sandbox {
 	candidates(companyId: number): SandboxCandidate[];
 	/** A live session token for that user without a login request. */
 	issueToken(email: string): string;
+	/**
+	 * Calls `listener` with each request's log entry (its status set) as its answer is about to go, in
+	 * the same turn of the event loop: a test acts at that very answer, not at a later look.
+	 * Returns the unsubscribe.
+	 */
+	onAnswer(listener: (entry: LoggedRequest) => void): () => void;
 	/** Additions: the current fault configuration, and a reset to the seeded companies. */
 	faults(): FaultConfig;
 	reset(): Promise<void>;
