@@ -102,8 +102,8 @@ export class World {
 export interface Profile {
 	/** Before the read (the call reaches the database). */
 	toRead: () => number;
-	/** Between its read and its write. */
-	gap: () => number;
+	/** Between its read and its write (`entries`: the size of the list it read, as n8n counts it). */
+	gap: (entries?: number) => number;
 	/** After the write, until the caller has the answer. */
 	back: () => number;
 }
@@ -147,13 +147,32 @@ export class Store {
 	/** Contests' checks (a record call carrying a row's race and claim together): the row's claim, by which process, when it wrote. */
 	readonly checks: Array<{ value: string; who: string; at: number }> = [];
 
+	/**
+	 * Entries the list stands for beyond its own values while it holds `PAD` (a list of 100,000 rows and more, as a user's
+	 * journal holds them): `count` says so, and so does a call's time (`Profile.gap`). A clear removes them with the list; a
+	 * write that read the list before the clear brings them back.
+	 */
+	padding = 0;
+
+	static readonly PAD = 'pad:rows remembered before';
+
+	/** How many entries n8n counts in a list as read (undefined: no list). */
+	size(list: string[] | undefined = this.list): number {
+		return list === undefined ? 0 : list.length + (list[0] === Store.PAD ? this.padding : 0);
+	}
+
+	/**
+	 * `slowMs`: a write whose call read longer ago drops values "slower than every wait" (the stated case); a function of the
+	 * size of the list the call read, where every process's wait grows with it (memory/bound.ts).
+	 */
 	constructor(
 		private readonly world: World,
-		private readonly slowMs = MIN_WAIT_MS,
+		private readonly slowMs: number | ((entries: number) => number) = MIN_WAIT_MS,
 	) {}
 
-	private land(list: string[], readAt: number, removing: string[] = []): void {
-		if (this.world.now - readAt >= this.slowMs && this.list) {
+	private land(list: string[], readAt: number, removing: string[] = [], readSize = 0): void {
+		const slowMs = typeof this.slowMs === 'number' ? this.slowMs : this.slowMs(readSize);
+		if (this.world.now - readAt >= slowMs && this.list) {
 			const after = new Set([...list, ...removing]);
 			for (const value of this.list)
 				if (!after.has(value)) {
@@ -177,7 +196,7 @@ export class Store {
 					reject(error);
 					return;
 				}
-				this.world.at(profile.gap(), () => {
+				this.world.at(profile.gap(this.size(read)), () => {
 					this.world.trace.push(`${this.world.now.toFixed(1)} write ${label}`);
 					try {
 						write();
@@ -230,10 +249,10 @@ export class Store {
 						if (String(value).startsWith('claim:')) fresh.push(String(value));
 					}
 				}
-				const readAt = this.world.now;
+				const [readAt, readSize] = [this.world.now, this.size(read)];
 				return () => {
 					if (this.list === undefined) return;
-					this.land(read, readAt);
+					this.land(read, readAt, [], readSize);
 					this.noteClaims(who, values.map(String), fresh);
 				};
 			},
@@ -247,7 +266,7 @@ export class Store {
 			profile,
 			(read) => {
 				if (read === undefined) return () => undefined;
-				const taken: string[] = [];
+				const [taken, readSize] = [[] as string[], this.size(read)];
 				for (const value of values.map(String)) {
 					const index = read.indexOf(value);
 					if (index !== -1) read.splice(index, 1);
@@ -256,7 +275,7 @@ export class Store {
 				const readAt = this.world.now;
 				return () => {
 					if (this.list === undefined) return;
-					this.land(read, readAt, values.map(String));
+					this.land(read, readAt, values.map(String), readSize);
 					for (const value of taken) this.claimsRemoved.push({ value, who, at: this.world.now });
 				};
 			},

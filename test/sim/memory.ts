@@ -37,6 +37,7 @@ import { accountScope, rowKey, shortPrint } from '../../nodes/Recruiting/memory/
 /** A minute: how long after the others the simulation waits before a later wave and the final run. */
 const EPOCH_MS = 60_000;
 import { Registry } from '../../nodes/Recruiting/memory/registry';
+import { waitFloorMs } from '../../nodes/Recruiting/memory/bound';
 import { PROFILE_PRINT_BYTES } from '../../nodes/Recruiting/memory/store';
 import type { StoreHelpers } from '../../nodes/Recruiting/memory/storeCalls';
 import type { Profile } from './claims';
@@ -115,6 +116,8 @@ export interface Knobs {
 	 * person with a new alias. Executions take the rows as the sheet holds them when they start. Not set: nothing corrected.
 	 */
 	correct?: number;
+	/** Entries the node's list holds before the first wave (drawn per seed): its calls take longer with its size. Not set: none. */
+	entries?: [number, number];
 }
 
 type Fate = 'answered' | 'refused' | 'unknown' | 'aborted' | 'cancelled';
@@ -348,7 +351,7 @@ class SimProcess {
 			checkProcessedAndRecord: async (values) => await gate(async () => await store.checkProcessedAndRecord(speed, name, values)),
 			removeProcessed: async (values) => await gate(async () => await store.removeProcessed(speed, name, values)),
 			clearAllProcessedItems: async () => await gate(async () => await store.clearAllProcessedItems(speed, name)),
-			getProcessedDataCount: async () => await gate(async () => store.list?.length ?? 0),
+			getProcessedDataCount: async () => await gate(async () => store.size()),
 		};
 	}
 
@@ -484,8 +487,10 @@ export class Simulation {
 		readonly knobs: Knobs,
 	) {
 		this.world = new World(seed);
-		this.store = new Store(this.world, SLOW_MS);
+		// A write "slower than every wait": every process waits at least the bound of the list's size (memory/bound.ts).
+		this.store = new Store(this.world, (entries) => Math.max(SLOW_MS, waitFloorMs(entries)));
 		this.world.store = this.store;
+		if (knobs.entries) [this.store.padding, this.store.list] = [this.between(...knobs.entries), [Store.PAD]];
 		this.rows = [];
 		for (let index = 0; index < knobs.rows; index++) {
 			const before = this.rows[index - 1] as RowLog | undefined;
@@ -603,7 +608,8 @@ export class Simulation {
 		const stall = () => this.faulty && this.random() < this.knobs.stall!;
 		const speed: Profile = {
 			toRead: () => scale * (1 + 4 * world.random()),
-			gap: () => (stall() ? 3_000 * (0.5 + world.random()) : scale * (1 + 9 * world.random())),
+			// A list of 100,000 rows and more (`entries`): n8n reads, sets and rewrites it all, 0.15–0.45 s per 100,000 entries.
+			gap: (entries = 0) => (stall() ? 3_000 * (0.5 + world.random()) : scale * (1 + 9 * world.random())) + (entries >= 1_000 ? entries * 0.003 * (0.5 + world.random()) : 0),
 			back: () => scale * (1 + 4 * world.random()),
 		};
 		const process = new SimProcess(`p${this.processes.length}`, kind, this, speed);

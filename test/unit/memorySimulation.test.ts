@@ -72,6 +72,10 @@ export const scenarios: Scenario[] = [
 		name: 'Forget All Rows (after the first wave as a rule, by hand or in production), with Forget Each Input Row, Adopt, stops and a kill, then a later wave',
 		knobs: { ...BASE, forgetAll: 1, forget: 0.4, adopt: 0.4, stop: 0.15, kill: 0.2, later: 0.8 },
 	},
+	{
+		name: 'a list of 100,000–600,000 entries before the first wave (calls of 0.15–2.7 s, bounds of 1–4 s: memory/bound.ts), with stops, a kill, stalls, Forget, Adopt and Forget All Rows',
+		knobs: { ...BASE, entries: [100_000, 600_000], stop: 0.2, kill: 0.3, forget: 0.4, adopt: 0.4, stall: 0.01, forgetAll: 0.5, later: 0.6 },
+	},
 ];
 
 const SEEDS = Number(setting('MEMSIM_SEEDS') ?? 60);

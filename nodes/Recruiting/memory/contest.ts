@@ -10,22 +10,20 @@
  * again: its token and the claim still there, the row is its own; its token gone while the race is
  * there, another's. Races stay (a loser still checking must find them); tokens leave at the end.
  *
- * The timing assumption, in one sentence: every call to the store writes less than `MIN_WAIT_MS`
- * after it read, or the process that made it sees the call take that long. Every process waits at
- * least `MIN_WAIT_MS` before it checks. A process that sees one of its own calls take that long
- * trusts nothing its contests decided meanwhile (those rows are `unsure`: refused, saying why),
- * and at its end checks that the rows it created still have their claims (docs/sync-memory.md).
+ * The timing assumption, in one sentence: every call to the store writes less than the bound of its list's size (bound.ts,
+ * 1 s at least) after it read, or the process that made it sees the call take that long. Every process waits at least that
+ * bound before it checks; one that sees its own call take that long trusts nothing its contests decided meanwhile (those rows
+ * are `unsure`: refused, saying why), and at its end checks that the rows it created still have their claims.
  * Checked by deterministic simulations: test/unit/claimsSimulation.test.ts, test/unit/memorySimulation.test.ts.
  */
 import { randomBytes } from 'crypto';
 
 import { claimOf, ownOf, raceOf } from './marks';
 import type { StoreTiming } from './storeCalls';
-import { CHUNK, MIN_WAIT_MS, StoreCalls } from './storeCalls';
+import { CHUNK, MAX_WAIT_MS, MIN_WAIT_MS, WAIT_FACTOR, waitFloorMs } from './bound';
+import { StoreCalls } from './storeCalls';
 
-export { MIN_WAIT_MS } from './storeCalls';
-export const MAX_WAIT_MS = 2_000;
-export const WAIT_FACTOR = 3;
+export { MAX_WAIT_MS, MIN_WAIT_MS, WAIT_FACTOR } from './bound';
 
 /** Rows prepared ahead while the store answers at once, and at most (`Contest.ahead`). */
 export const AHEAD = 100;
@@ -111,8 +109,9 @@ export class Contest {
 		this.store.beforeCall = () => this.hurry();
 	}
 
+	/** The wait before a check: three times the longest recent call, 1–2 s, and never below the bound of the list's size (bound.ts). */
 	protected get waitMs(): number {
-		return Math.min(MAX_WAIT_MS, Math.max(MIN_WAIT_MS, WAIT_FACTOR * this.store.longestMs));
+		return Math.max(waitFloorMs(this.store.entries), Math.min(MAX_WAIT_MS, Math.max(MIN_WAIT_MS, WAIT_FACTOR * this.store.longestMs)));
 	}
 
 	/** Whether this process's calls are slow enough to ask rows prepared ahead in batches (`LAZY_FROM_MS`). */
@@ -262,7 +261,8 @@ export class Contest {
 			for (const { key } of contested) this.rows.get(key)?.own.add(token);
 			const raced = await this.record([...contested.map(({ key }) => raceOf(key)), token]);
 			const open = contested.filter(({ key, resolve }) => (raced.has(raceOf(key)) ? (resolve('taken'), false) : true));
-			if (open.length > 0) await this.decide(open, slowBefore, token);
+			// The list counted after the race: the wait covers the calls every other process trusts at its size (bound.ts).
+			if (open.length > 0) await this.store.recount().then(async () => await this.decide(open, slowBefore, token));
 		} catch (error) {
 			for (const entry of contested) entry.reject(error);
 		}

@@ -27,6 +27,7 @@ import { decodeRow, encodeRow, FIELD, LegacyStore, NodeStore } from './store';
 export type { MatchBy } from './keys';
 export { MATCH_BY_LABEL, fingerprint, normaliseKey } from './keys';
 export { AHEAD, MIN_WAIT_MS } from './journal';
+export { MAX_TRUST_MS } from './bound';
 export { MAX_ENTRIES, MAX_RECORDS } from './store';
 export type { Remembered } from './store';
 export { ADDED_BY_EARLIER_TRY, ADDED_OTHERWISE_BY_EARLIER_TRY, RETRY_MEMORY_KEY, RetryMemory, readOnlyRetryMemory, retryMemory } from './retry';

@@ -5,33 +5,16 @@
  */
 import type { DeduplicationHelperFunctions, ICheckProcessedOptions } from 'n8n-workflow';
 
+import { CHUNK, MIN_WAIT_MS, REMOVE_CHUNK, trustMs } from './bound';
 import type { Clock } from './clock';
 
 const OPTIONS: ICheckProcessedOptions = { mode: 'entries' };
 
-/**
- * The shortest wait of every process before its check; a call of its own that takes this long is
- * not trusted. 1 s: under the queue scenario's load (8 executions on 2 workers and PostgreSQL on
- * 2 cores) calls of 200 ms and more were common enough to refuse 211 of 2,000 new rows.
- */
-export const MIN_WAIT_MS = 1_000;
+export { CHUNK, MIN_WAIT_MS, REMOVE_CHUNK } from './bound';
 
 /** Calls timed per process: the wait and the spacing follow the longest of them. */
 export const RECENT_CALLS = 20;
 
-/**
- * Values per call when many are written at once: n8n's store puts its whole list in a set, then
- * looks each value up (n8n 1.123.50 and 2.41.1), so a call's cost is its list's size, hardly its
- * values'; fewer calls, each spaced by the longest (`call`), end a large run sooner.
- */
-export const CHUNK = 10_000;
-
-/**
- * Values per call when they are taken off: n8n's `removeProcessed` scans the whole list for each
- * one (1,000 values over 400,000 entries: about 4 s between its read and its write, in n8n
- * 2.41.1's `DeduplicationHelper`). 50 keep such a call within about 0.2 s of scanning at that size.
- */
-export const REMOVE_CHUNK = 50;
 
 export type StoreHelpers = Partial<Pick<DeduplicationHelperFunctions, 'checkProcessedAndRecord' | 'removeProcessed' | 'clearAllProcessedItems' | 'getProcessedDataCount'>>;
 
@@ -54,6 +37,20 @@ export class StoreCalls {
 
 	/** When this process's last call ended. */
 	private lastEnd = 0;
+
+	/** The list's size as this process last counted it: every check waits at least the bound of a list half as large again (bound.ts). */
+	entries = 0;
+
+	/** Counts the list now, in the journal's turn (0 when n8n cannot; a count that failed leaves `entries` as it was). */
+	private async countNow(): Promise<number> {
+		const count = this.helpers.getProcessedDataCount;
+		const entries = typeof count === 'function' ? await count('node', OPTIONS).catch(() => undefined) : 0;
+		if (entries !== undefined) this.entries = entries;
+		return entries ?? 0;
+	}
+
+	/** Counts the list in turn with this process's calls (a contest's race, before its wait). */
+	recount = async (): Promise<number> => await this.timing.inTurn(' journal', async () => await this.countNow());
 
 	constructor(private readonly timing: StoreTiming) {}
 
@@ -86,8 +83,9 @@ export class StoreCalls {
 				recent.push(took);
 				if (recent.length > RECENT_CALLS) recent.shift();
 				// Slow by either clock: the time that passes hides a machine suspended during the call, the wall clock one set back.
+				// Trusted below the bound of the list's size counted now (bound.ts): it wrote before every other process checks.
 				const real = Math.max(took, clock.now() - startedWall);
-				if (real >= MIN_WAIT_MS) [this.slowCalls, this.slowestMs] = [this.slowCalls + 1, Math.max(this.slowestMs, real)];
+				if (real >= MIN_WAIT_MS && real >= trustMs(await this.countNow())) [this.slowCalls, this.slowestMs] = [this.slowCalls + 1, Math.max(this.slowestMs, real)];
 			}
 		});
 	}

@@ -6,7 +6,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { Admission, CandidateMemory, MatchBy } from '../../../memory';
-import { MATCH_BY_LABEL, MIN_WAIT_MS, normaliseKey, retryMemory } from '../../../memory';
+import { MATCH_BY_LABEL, MAX_TRUST_MS, MIN_WAIT_MS, normaliseKey, retryMemory } from '../../../memory';
 import type { SentState, StateProblem } from '../../../memory/syncState';
 import { decodeState } from '../../../memory/syncState';
 import type { PreparedOperation, RunContext, Send } from '../../context';
@@ -154,7 +154,7 @@ export function unsureError(context: IExecuteFunctions, itemIndex: number, lead:
 	const error = new NodeOperationError(context.getNode(), `This row was not created: n8n's deduplication store was too slow to be sure no other execution creates it (${MATCH_BY_LABEL[lead.matchedBy]} ${String(lead.value)})`, {
 		itemIndex,
 		description: [
-			`Before it creates a candidate, the node claims the row in n8n's deduplication store and waits ${MIN_WAIT_MS} ms for any other execution's claim to land. One of this n8n process's calls to that store took ${Math.round(slowestMs)} ms, longer than that wait, so the node cannot tell whether another execution claimed this row at the same moment. Nothing was sent, so nothing is created twice.`,
+			`Before it creates a candidate, the node claims the row in n8n's deduplication store and waits for any other execution's claim to land. Every execution counts on each call to that store taking less than ${MIN_WAIT_MS} ms, more for a large list (about 2 s at 100,000 remembered rows, ${MAX_TRUST_MS} ms at most). One of this n8n process's calls took ${Math.round(slowestMs)} ms, longer than that, so the node cannot tell whether another execution claimed this row at the same moment. Nothing was sent, so nothing is created twice.`,
 			"The row's claim stays (releasing it could let a second candidate be created, if another execution did claim it): a later run refuses it as \"may already exist\". If no candidate of it exists in the service, run this row once with Memory Action → Forget Each Input Row and Forget Now on: the next run creates it. If one exists, Adopt Given Slugs with its slug.",
 		].join(' '),
 	});
