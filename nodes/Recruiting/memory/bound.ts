@@ -47,11 +47,18 @@ export const trustMs = (entries: number): number => Math.min(MAX_TRUST_MS, Math.
  */
 export const WAIT_PER_BOUND = 2;
 
+/** The wait that covers calls trusted up to `bound`: `MIN_WAIT_MS` for the 1-s bound, else `WAIT_PER_BOUND` times it. */
+const waitFor = (bound: number): number => (bound > MIN_WAIT_MS ? WAIT_PER_BOUND * bound : MIN_WAIT_MS);
+
 /** The shortest wait of a check, for a list of `entries` counted after the race: twice the bound of a list half as large again. */
-export const waitFloorMs = (entries: number): number => {
-	const bound = trustMs(entries * GROWTH);
-	return bound > MIN_WAIT_MS ? WAIT_PER_BOUND * bound : MIN_WAIT_MS;
-};
+export const waitFloorMs = (entries: number): number => waitFor(trustMs(entries * GROWTH));
+
+/**
+ * Whether a check `waitedMs` after its race covers the calls trusted over a list of `entries` counted at the check: a list
+ * counted small after the race can be large again by the check (a write that read it before a Forget All Rows brings it back,
+ * and calls over it are trusted longer), and a row is won only once a wait covered it.
+ */
+export const covers = (waitedMs: number, entries: number): boolean => waitedMs >= waitFor(trustMs(entries));
 
 /**
  * Values per call when many are written at once: n8n's store puts its whole list in a set, then

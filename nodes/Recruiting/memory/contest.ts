@@ -20,7 +20,7 @@ import { randomBytes } from 'crypto';
 
 import { claimOf, ownOf, raceOf } from './marks';
 import type { StoreTiming } from './storeCalls';
-import { CHUNK, MAX_WAIT_MS, MIN_WAIT_MS, WAIT_FACTOR, waitFloorMs } from './bound';
+import { CHUNK, covers, MAX_WAIT_MS, MIN_WAIT_MS, WAIT_FACTOR, waitFloorMs } from './bound';
 import { StoreCalls } from './storeCalls';
 
 export { MAX_WAIT_MS, MIN_WAIT_MS, WAIT_FACTOR } from './bound';
@@ -99,7 +99,6 @@ export class Contest {
 
 	/** Calls of this process that contested rows: each writes one token for its whole batch. */
 	private calls = 0;
-
 	private flushing = false;
 
 	constructor(protected readonly timing: JournalHost) {
@@ -261,8 +260,7 @@ export class Contest {
 			for (const { key } of contested) this.rows.get(key)?.own.add(token);
 			const raced = await this.record([...contested.map(({ key }) => raceOf(key)), token]);
 			const open = contested.filter(({ key, resolve }) => (raced.has(raceOf(key)) ? (resolve('taken'), false) : true));
-			// The list counted after the race: the wait covers the calls every other process trusts at its size (bound.ts).
-			if (open.length > 0) await this.store.recount().then(async () => await this.decide(open, slowBefore, token));
+			if (open.length > 0) await this.store.recount().then(async () => await this.decide(open, slowBefore, token)); // its wait: bound.ts
 		} catch (error) {
 			for (const entry of contested) entry.reject(error);
 		}
@@ -271,21 +269,24 @@ export class Contest {
 	/**
 	 * Fischer's check: after the wait, a row whose batch's token is still there (and its claim) is
 	 * this process's; one whose token is gone while the race is there is another's. A row whose token
-	 * or claim a later write dropped is written again by this read, and checked after another wait.
-	 * A call of this process that took `MIN_WAIT_MS` or longer since the row was asked leaves the rest `unsure`.
+	 * or claim a later write dropped is written again by this read, and checked after another wait. A call of this process
+	 * too slow to trust since the row was asked leaves the rest `unsure`. The list is counted after the race and at each check.
 	 */
 	protected async decide(batch: Waiting[], slowBefore: number, token: string): Promise<void> {
 		let open = batch;
 		try {
 			for (let round = 0; round < ROUNDS && open.length > 0 && this.store.slowCalls === slowBefore; round++) {
 				// Then 1–2 waits: two processes whose checks keep dropping each other's writes fall out of step.
-				const there = await this.store.recordAfter(this.waitMs * (round === 0 ? 1 : 1 + this.timing.clock.random()), [token, ...open.flatMap(({ key }) => [raceOf(key), claimOf(key)])]);
+				const wait = this.waitMs * (round === 0 ? 1 : 1 + this.timing.clock.random());
+				const there = await this.store.recordAfter(wait, [token, ...open.flatMap(({ key }) => [raceOf(key), claimOf(key)])]);
 				if (this.store.slowCalls !== slowBefore) break;
 				// Made twice, the call may show the token its failed first attempt wrote: the check fails (MEMSIM seed 50717 of scenario 4).
 				if (this.store.wasRetried(there)) throw new Error("A call to n8n's deduplication store failed, so the node could not check this row's claim; nothing was sent for it");
 				const own = there.has(token);
+				// Counted again: a list that grew past what the wait covers (brought back after a Forget All Rows) is waited out once more.
+				const covered = !own || covers(wait, await this.store.recount());
 				open = open.filter(({ key, resolve }) => {
-					if (own && there.has(claimOf(key))) resolve('mine');
+					if (own && covered && there.has(claimOf(key))) resolve('mine');
 					else if (!own && there.has(raceOf(key))) resolve('taken');
 					else return true;
 					return false;
@@ -296,5 +297,4 @@ export class Contest {
 			for (const entry of open) entry.reject(error);
 		}
 	}
-
 }

@@ -41,16 +41,20 @@ export class StoreCalls {
 	/** The list's size as this process last counted it: every check waits at least the bound of a list half as large again (bound.ts). */
 	entries = 0;
 
-	/** Counts the list now, in the journal's turn (0 when n8n cannot; a count that failed leaves `entries` as it was). */
-	private async countNow(): Promise<number> {
+	/** Counts the list now, in the journal's turn (0 when n8n cannot count; undefined: the count failed). */
+	private async countNow(): Promise<number | undefined> {
 		const count = this.helpers.getProcessedDataCount;
 		const entries = typeof count === 'function' ? await count('node', OPTIONS).catch(() => undefined) : 0;
 		if (entries !== undefined) this.entries = entries;
-		return entries ?? 0;
+		return entries;
 	}
 
-	/** Counts the list in turn with this process's calls (a contest's race, before its wait). */
-	recount = async (): Promise<number> => await this.timing.inTurn(' journal', async () => await this.countNow());
+	/** Counts the list in turn with this process's calls (a contest's race, its check); a count that failed counts as the largest list. */
+	async recount(): Promise<number> {
+		const entries = await this.timing.inTurn(' journal', async () => await this.countNow());
+		this.entries = entries ?? Number.POSITIVE_INFINITY;
+		return this.entries;
+	}
 
 	constructor(private readonly timing: StoreTiming) {}
 
@@ -85,7 +89,7 @@ export class StoreCalls {
 				// Slow by either clock: the time that passes hides a machine suspended during the call, the wall clock one set back.
 				// Trusted below the bound of the list's size counted now (bound.ts): it wrote before every other process checks.
 				const real = Math.max(took, clock.now() - startedWall);
-				if (real >= MIN_WAIT_MS && real >= trustMs(await this.countNow())) [this.slowCalls, this.slowestMs] = [this.slowCalls + 1, Math.max(this.slowestMs, real)];
+				if (real >= MIN_WAIT_MS && real >= trustMs((await this.countNow()) ?? 0)) [this.slowCalls, this.slowestMs] = [this.slowCalls + 1, Math.max(this.slowestMs, real)];
 			}
 		});
 	}
