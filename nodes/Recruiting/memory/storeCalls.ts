@@ -41,7 +41,7 @@ export class StoreCalls {
 	/** The list's size as this process last counted it: every check waits at least the bound of a list half as large again (bound.ts). */
 	entries = 0;
 
-	/** Counts the list now, in the journal's turn (0 when n8n cannot count; undefined: the count failed). */
+	/** Counts the list now (0 when n8n cannot count; undefined: the count failed). */
 	private async countNow(): Promise<number | undefined> {
 		const count = this.helpers.getProcessedDataCount;
 		const entries = typeof count === 'function' ? await count('node', OPTIONS).catch(() => undefined) : 0;
@@ -49,9 +49,12 @@ export class StoreCalls {
 		return entries;
 	}
 
-	/** Counts the list in turn with this process's calls (a contest's race, its check); a count that failed counts as the largest list. */
+	/**
+	 * Counts the list for a contest's wait (after its race, at its check), out of turn: a read writes nothing, so it need not
+	 * wait for this process's calls in line. A count that failed counts as the largest list.
+	 */
 	async recount(): Promise<number> {
-		const entries = await this.timing.inTurn(' journal', async () => await this.countNow());
+		const entries = await this.countNow();
 		this.entries = entries ?? Number.POSITIVE_INFINITY;
 		return this.entries;
 	}
