@@ -73,3 +73,23 @@ export const CHUNK = 10_000;
  * 2.41.1's `DeduplicationHelper`). 50 keep such a call within about 0.2 s of scanning at that size.
  */
 export const REMOVE_CHUNK = 50;
+
+/**
+ * Calls that take this long (a list of 100,000 entries and more) make the rows prepared ahead grow
+ * and their asks, and the rows' content marks, go in batches (`lazy`): each call costs n8n a read,
+ * a set and a rewrite of the whole list, in the worker's own event loop, and one call per
+ * prepared row slowed the sending itself. Not sooner: calls of 100–250 ms are common on a busy
+ * small list (`npm run queue`), and rows claimed ahead are what a killed worker leaves claimed
+ * (sync-kill: 837 rows never created with the growth from 100 ms, 189–346 without).
+ */
+export const LAZY_FROM_MS = 300;
+
+/**
+ * Over a list whose wait is above `MIN_WAIT_MS`, a row is won only at the second check in a row (a whole wait later) that
+ * finds its token and claim: with calls of a second and more among four processes, lost updates relayed through the other
+ * processes' calls can bring back a version of the list with a contester's token for seconds, and two contesters each
+ * found their own (the simulation's large lists: 1 row in 2,000 seeds; docs/sync-memory.md, "Four processes or more"). A
+ * second check a whole wait later was the fix tried for that hole at every size (0 in 6,000 seeds), left there for its cost
+ * on every first run; on a large list its cost is one wait more per decision.
+ */
+export const confirms = (entries: number): boolean => waitFloorMs(entries) > MIN_WAIT_MS;

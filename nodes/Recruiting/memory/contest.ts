@@ -20,24 +20,15 @@ import { randomBytes } from 'crypto';
 
 import { claimOf, ownOf, raceOf } from './marks';
 import type { StoreTiming } from './storeCalls';
-import { CHUNK, covers, MAX_WAIT_MS, MIN_WAIT_MS, WAIT_FACTOR, waitFloorMs } from './bound';
+import { CHUNK, confirms, covers, LAZY_FROM_MS, MAX_WAIT_MS, MIN_WAIT_MS, WAIT_FACTOR, waitFloorMs } from './bound';
 import { StoreCalls } from './storeCalls';
 
-export { MAX_WAIT_MS, MIN_WAIT_MS, WAIT_FACTOR } from './bound';
+export { LAZY_FROM_MS, MAX_WAIT_MS, MIN_WAIT_MS, WAIT_FACTOR } from './bound';
 
 /** Rows prepared ahead while the store answers at once, and at most (`Contest.ahead`). */
 export const AHEAD = 100;
 export const MAX_AHEAD = 2_000;
 
-/**
- * Calls that take this long (a list of 100,000 entries and more) make the rows prepared ahead grow
- * and their asks, and the rows' content marks, go in batches (`lazy`): each call costs n8n a read,
- * a set and a rewrite of the whole list, in the worker's own event loop, and one call per
- * prepared row slowed the sending itself. Not sooner: calls of 100–250 ms are common on a busy
- * small list (`npm run queue`), and rows claimed ahead are what a killed worker leaves claimed
- * (sync-kill: 837 rows never created with the growth from 100 ms, 189–346 without).
- */
-export const LAZY_FROM_MS = 300;
 
 /** Rounds of the check before a row counts as another's (a write for other rows, read before this one's, can drop its token: the check goes on). */
 export const ROUNDS = 16;
@@ -273,6 +264,7 @@ export class Contest {
 	 * too slow to trust since the row was asked leaves the rest `unsure`. The list is counted after the race and at each check.
 	 */
 	protected async decide(batch: Waiting[], slowBefore: number, token: string): Promise<void> {
+		const seen = new Set<string>();
 		let open = batch;
 		try {
 			for (let round = 0; round < ROUNDS && open.length > 0 && this.store.slowCalls === slowBefore; round++) {
@@ -285,10 +277,17 @@ export class Contest {
 				const own = there.has(token);
 				// Counted again: a list that grew past what the wait covers (brought back after a Forget All Rows) is waited out once more.
 				const covered = !own || covers(wait, await this.store.recount());
+				// Over a large list a row is won at the second check in a row that finds it so (bound.ts `confirms`).
+				const confirm = confirms(this.store.entries);
 				open = open.filter(({ key, resolve }) => {
-					if (own && covered && there.has(claimOf(key))) resolve('mine');
+					const found = own && covered && there.has(claimOf(key));
+					if (found && (!confirm || seen.has(key))) resolve('mine');
 					else if (!own && there.has(raceOf(key))) resolve('taken');
-					else return true;
+					else {
+						if (found) seen.add(key);
+						else seen.delete(key);
+						return true;
+					}
 					return false;
 				});
 			}
