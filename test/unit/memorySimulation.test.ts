@@ -87,7 +87,7 @@ const ONLY = setting('MEMSIM_SCENARIO') === undefined ? undefined : Number(setti
  * Seeds that longer runs found (2,000 and 4,000 per scenario: docs/sync-memory.md), run with every scenario's own: each
  * showed a defect of the node or of the judge, fixed since (the first seed of scenario n is 10,000 × (n + 1)).
  */
-const FOUND = [42498, 47941, 50790, 60744, 71021, 71931, 73897, 81709, 90993, 92309, 92714, 94378, 95822, 95955, 96506, 96638, 102016, 110469, 110790];
+const FOUND = [42498, 47941, 50790, 60744, 71021, 71931, 73897, 81709, 90993, 92309, 92714, 94378, 95822, 95955, 96506, 96638, 102016, 110469, 110790, 120060, 120201, 121986];
 
 const seeds = (base: number) => {
 	if (ONE !== undefined) return [ONE];
