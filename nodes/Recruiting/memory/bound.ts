@@ -13,9 +13,11 @@
  *   list grew by half between two counts a few seconds apart (n8n's calls write at most `CHUNK` values each, and take longer
  *   the larger the list).
  *
- * A list that becomes small at once (*Forget All Rows* removes it) while a call that read it before is still under way: that
- * call's rows were claimed before the Forget, which is the stated "Forget during a claim" (docs/sync-memory.md). Checked by
- * test/unit/memorySimulation.test.ts ("a list of 100,000 rows and more").
+ * A list that becomes small at once (*Forget All Rows* removes it) while a call that read it before is still under way: its
+ * write brings the large list back. A check that finds it again waits it out (`covers`); one that came before that write is
+ * the stated limit "a slow call of one process can drop the claims other processes wrote while it ran" (docs/sync-memory.md,
+ * "The bound grows with the list"; test/unit/boundBreak.test.ts). Checked by test/unit/memorySimulation.test.ts ("a list of
+ * 100,000–600,000 entries") and test/unit/boundSimBreak.test.ts.
  */
 /**
  * The shortest wait of every process before its check; a call of its own that takes this long is

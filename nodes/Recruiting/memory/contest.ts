@@ -29,7 +29,6 @@ export { LAZY_FROM_MS, MAX_WAIT_MS, MIN_WAIT_MS, WAIT_FACTOR } from './bound';
 export const AHEAD = 100;
 export const MAX_AHEAD = 2_000;
 
-
 /** Rounds of the check before a row counts as another's (a write for other rows, read before this one's, can drop its token: the check goes on). */
 export const ROUNDS = 16;
 

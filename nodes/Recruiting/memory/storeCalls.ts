@@ -15,7 +15,6 @@ export { CHUNK, MIN_WAIT_MS, REMOVE_CHUNK } from './bound';
 /** Calls timed per process: the wait and the spacing follow the longest of them. */
 export const RECENT_CALLS = 20;
 
-
 export type StoreHelpers = Partial<Pick<DeduplicationHelperFunctions, 'checkProcessedAndRecord' | 'removeProcessed' | 'clearAllProcessedItems' | 'getProcessedDataCount'>>;
 
 /** What the calls share with the process's memory of the node (the registry's `Shared`). */
