@@ -30,18 +30,26 @@ export function syncRuns(sandbox: () => Sandbox) {
 		run,
 		/**
 		 * `work` while a long Sync Rows run of `count` other new rows goes on in this process (slow creations, one at a time); whether
-		 * that run was still under way when `work` ended. `strict`: its rows must all be created (a fault `work` sets may hold some).
+		 * that run was still under way when `work` ended (its first creation is held until then). `strict`: its rows must all be
+		 * created (a fault `work` sets may hold some).
 		 */
 		async whileAnotherRuns(h: Harness, tag: string, work: () => Promise<void>, { by = BY_EMAIL, count = 24, strict = true }: { by?: INodeParameters; count?: number; strict?: boolean } = {}) {
 			const digits = [...tag].reduce((sum, char) => sum + char.charCodeAt(0), 0) % 1000;
 			const others = Array.from({ length: count }, (_, index) => ({ email: `other.${tag}.${index}@example.test`, phone: `+49 30 58${String(digits).padStart(3, '0')}${String(index).padStart(3, '0')}`, first: tag, city: 'Bonn', skills: '' }));
 			const from = sandbox().requests.length;
 			sandbox().setFaults({ latencyMs: 400, paths: [CANDIDATE] });
+			// Its first creation is held until `work` ended: the run goes on however fast `work`'s faults or a Forget end its other rows.
+			const release = sandbox().holdNext('POST', CANDIDATE);
 			let ended = false;
 			const long = run(h, others, withOptions(by, { concurrency: 1 })).finally(() => (ended = true));
-			expect(await until(() => sandbox().requests.slice(from).some((request) => request.method === 'POST' && request.path === CANDIDATE))).toBe(true);
-			await work();
-			const overlapped = !ended;
+			let overlapped = false;
+			try {
+				expect(await until(() => sandbox().requests.slice(from).some((request) => request.method === 'POST' && request.path === CANDIDATE))).toBe(true);
+				await work();
+				overlapped = !ended;
+			} finally {
+				release();
+			}
 			const done = await long;
 			sandbox().setFaults({});
 			if (strict) expect(done.actions).toEqual(Array(others.length).fill('created'));

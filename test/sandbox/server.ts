@@ -271,6 +271,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
 	app.setNotFoundHandler((_request, reply) => reply.code(404).send({ message: 'Not found', status: 404 }));
 
+	/** Requests to hold until released (`Sandbox.holdNext`), each for the next request that matches. */
+	const gates: { method: string; path: string; opened: Promise<void>; open: () => void }[] = [];
+
 	/** Called with each request's log entry as its answer is about to go (`Sandbox.onAnswer`). */
 	const answerListeners = new Set<(entry: LoggedRequest) => void>();
 
@@ -405,6 +408,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		const config = routeConfig(request);
 		if (config.admin) return;
 		const entry = logRequest(request);
+		const gate = gates.findIndex(({ method, path }) => method === entry.method && path === entry.path);
+		if (gate >= 0) await gates.splice(gate, 1)[0].opened;
 		const isLogin = request.method === 'POST' && request.routeOptions?.url === LOGIN_ROUTE;
 		if (isLogin) counts.loginAttempts += 1;
 		const decision = faults.decide(entry.path, isLogin);
@@ -746,6 +751,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		port,
 		close: async () => {
 			for (const abort of holds) abort.abort();
+			for (const gate of gates.splice(0)) gate.open();
 			await app.close();
 		},
 		requests,
@@ -762,6 +768,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		onAnswer: (listener) => {
 			answerListeners.add(listener);
 			return () => answerListeners.delete(listener);
+		},
+		holdNext: (method, path) => {
+			let open = () => {};
+			const opened = new Promise<void>((resolve) => (open = resolve));
+			gates.push({ method, path, opened, open });
+			return () => {
+				const index = gates.findIndex((gate) => gate.opened === opened);
+				if (index >= 0) gates.splice(index, 1);
+				open();
+			};
 		},
 		reset,
 	};

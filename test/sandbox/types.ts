@@ -383,6 +383,12 @@ export interface Sandbox {
 	 * Returns the unsubscribe.
 	 */
 	onAnswer(listener: (entry: LoggedRequest) => void): () => void;
+	/**
+	 * Holds the next request to `method` `path` (logged, before any fault or work) until the returned
+	 * release is called or the sandbox closes: a test keeps a run busy for as long as it needs, whatever
+	 * the machine's speed. Returns the release.
+	 */
+	holdNext(method: string, path: string): () => void;
 	/** Additions: the current fault configuration, and a reset to the seeded companies. */
 	faults(): FaultConfig;
 	reset(): Promise<void>;
