@@ -451,6 +451,9 @@ export class Simulation {
 	/** The workflow's saved static data (n8n's database). */
 	saved: IDataObject = {};
 
+	/** Each save of the static data: the execution that saved it, when, and what it saved (JSON). */
+	private readonly saves: Array<{ exec: Exec; at: number; json: string }> = [];
+
 	private outageUntil = -Infinity;
 
 	private outageFrom = Infinity;
@@ -963,10 +966,20 @@ export class Simulation {
 				planSlug !== undefined &&
 				this.bySlug.get(planSlug)?.deletedAt !== undefined &&
 				!heldAgain;
-			const limit = ((did === 'created' && planned !== 'created') || slugVoid) && (forgotElsewhere || forgotDuring || droppedSlow);
+			// The same where an execution that began before the row's last Forget ended (it need not have worked on the row) saved the
+			// static data after it with the row's old slug, the copy it loaded before (docs/create-or-update.md: run Forget All Rows
+			// while no execution of the node runs; seed 610378 of the big-list scenario: a Forget All Rows by hand, then another
+			// process's sync that loaded the slug saved it again; the plan read it, the run found the claim gone).
+			const lastSave = this.saves.filter((save) => save.at <= planAt).pop();
+			const savedBack =
+				lastForget !== undefined &&
+				lastSave !== undefined &&
+				rows.some((one) => one.keys.some((key) => lastSave.json.includes(key))) &&
+				this.saves.some((save) => save.at >= lastForget.at && save.at <= planAt && save.exec.start <= forgotten(lastForget) && save.exec !== lastForget.by);
+			const limit = ((did === 'created' && planned !== 'created') || slugVoid) && (forgotElsewhere || forgotDuring || droppedSlow || savedBack);
 			const agrees = limit || ((PLAN_ALLOWS[planned] ?? [planned]).includes(did) && !(heldHere && planned === 'created'));
 			if (limit) excused.add(sheetRow);
-			const why = forgotElsewhere ? ' (forgotten in another process)' : forgotDuring ? ' (forgotten during a sync of it)' : ' (its claim dropped by a write slower than every wait)';
+			const why = forgotElsewhere ? ' (forgotten in another process)' : forgotDuring ? ' (forgotten during a sync of it)' : savedBack ? ' (its slug saved again by an execution that ran during the Forget)' : ' (its claim dropped by a write slower than every wait)';
 			const kind = `${planned} → ${did}${limit ? why : ''}`;
 			if (agrees && did !== planned) this.planStoreStops[kind] = (this.planStoreStops[kind] ?? 0) + 1;
 			if (agrees) continue;
@@ -1135,7 +1148,10 @@ export class Simulation {
 			this.event('end failed (store)');
 		}
 		exec.end = this.now();
-		if (writable && !exec.manual && !proc.dead && JSON.stringify(staticData) !== loaded) this.saved = JSON.parse(JSON.stringify(staticData)) as IDataObject;
+		if (writable && !exec.manual && !proc.dead && JSON.stringify(staticData) !== loaded) {
+			this.saved = JSON.parse(JSON.stringify(staticData)) as IDataObject;
+			this.saves.push({ exec, at: this.now(), json: JSON.stringify(staticData) });
+		}
 	}
 
 	/** The rows a Forget takes: the given ones, and every row of a candidate one of them deletes (no draw: without shared phones, the given rows). */

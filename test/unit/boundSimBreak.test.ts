@@ -207,12 +207,16 @@ const variants: Variant[] = [
 	 * 13. Found on the code with the second check (ef90643), 3,000 seeds of the control (BOUNDSIM_VARIANT=11
 	 * BOUNDSIM_SEEDS=3000): nothing created twice, but two dry runs planned otherwise than their execution did: seed 610378
 	 * (146,420 entries), r14: the final run's dry run planned `updated`, the run created it; seed 611013 (168,916 entries),
-	 * r0 and r3: p0.e9's dry run planned `updated` and `unchanged`, the run created them. Not analysed yet (the plan recalls a
-	 * slug the run then does not use: a row forgotten between the plan and the run, in a way the judge does not classify, or a
-	 * defect). Expected: the plan is the run's. FAILS. Replay:
+	 * r0 and r3: p0.e9's dry run planned `updated` and `unchanged`, the run created them. Replay:
 	 * BOUNDSIM_VARIANT=13 BOUNDSIM_SEED=610378 BOUNDSIM_TRACE=r14 nice -n 19 npx jest --runInBand test/unit/boundSimBreak.test.ts
+	 * ANALYSED 2026-12-02: the stated Forget All Rows while executions run, which the judge did not classify. A Forget All Rows by
+	 * hand (n8n saves nothing of it) at 81 s, while p2.e9, a sync that had loaded the static data with r14's slug, ran; p2.e9
+	 * saved it again at 112 s. The plan read that slug; the run asked the row's claim, found it gone and created the row, as
+	 * after a Forget (the candidate was deleted). The dry run cannot read n8n's store without writing. The judge now excuses a
+	 * plan whose static data an execution that ran during the row's last Forget saved again (test/sim/memory.ts `savedBack`);
+	 * docs/create-or-update.md states it with the Dry Run's other limit.
 	 */
-	{ name: 'the control with the second check, the seeds whose dry run planned otherwise', knobs: BIG, seeds: 2, only: [610378, 611013], failing: true },
+	{ name: 'the control with the second check, the seeds whose dry run planned otherwise', knobs: BIG, seeds: 2, only: [610378, 611013] },
 ];
 
 describe('the bound grows with the list: variants of the whole-memory simulation', () => {
