@@ -845,6 +845,22 @@ describe('fault injection', () => {
 		expect(sandbox.requests.map((entry) => entry.status)).toEqual(statuses);
 	});
 
+	it('holdNext: the next request to that method and path waits (logged, nothing stored) until released; others pass meanwhile', async () => {
+		const token = sandbox.issueToken(ALICE.login);
+		const release = sandbox.holdNext('POST', '/gin/v1/company/candidate');
+		let answered = false;
+		const held = call(sandbox, 'POST', '/gin/v1/company/candidate', { token, body: { email: 'held@example.test' } }).then((reply) => ((answered = true), reply));
+		await sleep(300);
+		expect([answered, sandbox.requests.length, sandbox.candidates(1).some((candidate) => candidate.email === 'held@example.test')]).toEqual([false, 1, false]);
+		// Only the first such request is held: the next passes, and so does any other request.
+		expect((await call(sandbox, 'POST', '/gin/v1/company/candidate', { token, body: { email: 'next@example.test' } })).status).toBe(201);
+		expect((await call(sandbox, 'GET', '/v1/general/job-types')).status).toBe(200);
+		expect(answered).toBe(false);
+		release();
+		expect((await held).status).toBe(201);
+		expect(sandbox.candidates(1).filter((candidate) => ['held@example.test', 'next@example.test'].includes(String(candidate.email))).length).toBe(2);
+	});
+
 	it('rateLimitRate: 429 with Retry-After (default 1 s, configurable)', async () => {
 		const before = sandbox.counts.faults.rateLimit;
 		sandbox.setFaults({ rateLimitRate: 1 });
