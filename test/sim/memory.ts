@@ -975,7 +975,9 @@ export class Simulation {
 				lastForget !== undefined &&
 				lastSave !== undefined &&
 				rows.some((one) => one.keys.some((key) => lastSave.json.includes(key))) &&
-				this.saves.some((save) => save.at >= lastForget.at && save.at <= planAt && save.exec.start <= forgotten(lastForget) && save.exec !== lastForget.by);
+				this.saves.some((save) => save.at >= lastForget.at && save.at <= planAt && save.exec.start <= forgotten(lastForget) && save.exec !== lastForget.by) &&
+				// Not sent again since the Forget: its claim would be there again, and a creation then is no such case.
+				!heldAgain;
 			const limit = ((did === 'created' && planned !== 'created') || slugVoid) && (forgotElsewhere || forgotDuring || droppedSlow || savedBack);
 			const agrees = limit || ((PLAN_ALLOWS[planned] ?? [planned]).includes(did) && !(heldHere && planned === 'created'));
 			if (limit) excused.add(sheetRow);
