@@ -38,7 +38,7 @@ import { accountScope, rowKey, shortPrint } from '../../nodes/Recruiting/memory/
 const EPOCH_MS = 60_000;
 import { Registry } from '../../nodes/Recruiting/memory/registry';
 import { waitFloorMs } from '../../nodes/Recruiting/memory/bound';
-import { PROFILE_PRINT_BYTES } from '../../nodes/Recruiting/memory/store';
+import { decodeRow, PROFILE_PRINT_BYTES } from '../../nodes/Recruiting/memory/store';
 import type { StoreHelpers } from '../../nodes/Recruiting/memory/storeCalls';
 import type { Profile } from './claims';
 import { Store, World } from './claims';
@@ -451,8 +451,8 @@ export class Simulation {
 	/** The workflow's saved static data (n8n's database). */
 	saved: IDataObject = {};
 
-	/** Each save of the static data: the execution that saved it, when, and what it saved (JSON). */
-	private readonly saves: Array<{ exec: Exec; at: number; json: string }> = [];
+	/** Each save of the static data: the execution that saved it, when, and the node's rows it saved (key → encoded row). */
+	private readonly saves: Array<{ exec: Exec; at: number; rows: Record<string, unknown> }> = [];
 
 	private outageUntil = -Infinity;
 
@@ -966,22 +966,22 @@ export class Simulation {
 				planSlug !== undefined &&
 				this.bySlug.get(planSlug)?.deletedAt !== undefined &&
 				!heldAgain;
-			// The same where an execution that began before the row's last Forget ended (it need not have worked on the row) saved the
-			// static data after it with the row's old slug, the copy it loaded before (docs/create-or-update.md: run Forget All Rows
-			// while no execution of the node runs; seed 610378 of the big-list scenario: a Forget All Rows by hand, then another
-			// process's sync that loaded the slug saved it again; the plan read it, the run found the claim gone).
-			const lastSave = this.saves.filter((save) => save.at <= planAt).pop();
+			// The same where the slug the plan recalled, a candidate the user deleted, was saved to the static data again after the
+			// row's last Forget (by an execution that ran during it, or by one of another process that had learned the slug before it
+			// and wrote back what it learned at its end: docs/create-or-update.md, Dry Run), and the run found the row's claim gone (its
+			// process wrote it afresh between the plan and the decision). Seeds 610378 and 611013 of the big-list scenario (a Forget
+			// All Rows by hand, then a sync of another process saved the old slug again); test/unit/savedBackBreak.test.ts.
 			const savedBack =
+				['updated', 'unchanged'].includes(planned) &&
 				lastForget !== undefined &&
-				lastSave !== undefined &&
-				rows.some((one) => one.keys.some((key) => lastSave.json.includes(key))) &&
-				this.saves.some((save) => save.at >= lastForget.at && save.at <= planAt && save.exec.start <= forgotten(lastForget) && save.exec !== lastForget.by) &&
-				// Not sent again since the Forget: its claim would be there again, and a creation then is no such case.
-				!heldAgain;
+				planSlug !== undefined &&
+				this.bySlug.get(planSlug)?.deletedAt !== undefined &&
+				this.saves.some((save) => save.at >= lastForget.at && save.at <= planAt && rows.some((one) => one.keys.some((key) => decodeRow(save.rows[key])?.s === planSlug))) &&
+				rows.some((one) => one.keys.some((key) => this.store.claimsWritten.some((written) => written.value === `claim:${key}` && written.who === exec.proc.name && !written.check && written.at >= planAt && written.at <= at)));
 			const limit = ((did === 'created' && planned !== 'created') || slugVoid) && (forgotElsewhere || forgotDuring || droppedSlow || savedBack);
 			const agrees = limit || ((PLAN_ALLOWS[planned] ?? [planned]).includes(did) && !(heldHere && planned === 'created'));
 			if (limit) excused.add(sheetRow);
-			const why = forgotElsewhere ? ' (forgotten in another process)' : forgotDuring ? ' (forgotten during a sync of it)' : savedBack ? ' (its slug saved again by an execution that ran during the Forget)' : ' (its claim dropped by a write slower than every wait)';
+			const why = forgotElsewhere ? ' (forgotten in another process)' : forgotDuring ? ' (forgotten during a sync of it)' : savedBack ? ' (its old slug saved again after the Forget)' : ' (its claim dropped by a write slower than every wait)';
 			const kind = `${planned} → ${did}${limit ? why : ''}`;
 			if (agrees && did !== planned) this.planStoreStops[kind] = (this.planStoreStops[kind] ?? 0) + 1;
 			if (agrees) continue;
@@ -1152,7 +1152,8 @@ export class Simulation {
 		exec.end = this.now();
 		if (writable && !exec.manual && !proc.dead && JSON.stringify(staticData) !== loaded) {
 			this.saved = JSON.parse(JSON.stringify(staticData)) as IDataObject;
-			this.saves.push({ exec, at: this.now(), json: JSON.stringify(staticData) });
+			const memoryOf = (staticData.recruitingMemory as Record<string, { rows?: Record<string, unknown> }> | undefined)?.[NODE_ID];
+			this.saves.push({ exec, at: this.now(), rows: { ...(memoryOf?.rows ?? {}) } });
 		}
 	}
 
