@@ -38,7 +38,7 @@ import { accountScope, rowKey, shortPrint } from '../../nodes/Recruiting/memory/
 const EPOCH_MS = 60_000;
 import { Registry } from '../../nodes/Recruiting/memory/registry';
 import { waitFloorMs } from '../../nodes/Recruiting/memory/bound';
-import { decodeRow, PROFILE_PRINT_BYTES } from '../../nodes/Recruiting/memory/store';
+import { NodeStore, PROFILE_PRINT_BYTES } from '../../nodes/Recruiting/memory/store';
 import type { StoreHelpers } from '../../nodes/Recruiting/memory/storeCalls';
 import type { Profile } from './claims';
 import { Store, World } from './claims';
@@ -451,8 +451,8 @@ export class Simulation {
 	/** The workflow's saved static data (n8n's database). */
 	saved: IDataObject = {};
 
-	/** Each save of the static data: the execution that saved it, when, and the node's rows it saved (key → encoded row). */
-	private readonly saves: Array<{ exec: Exec; at: number; rows: Record<string, unknown> }> = [];
+	/** Each save of the static data: the execution that saved it, when, and the node's rows it saved (read as the node reads them). */
+	private readonly saves: Array<{ exec: Exec; at: number; rows: NodeStore }> = [];
 
 	private outageUntil = -Infinity;
 
@@ -960,23 +960,18 @@ export class Simulation {
 			const lastForget = lastForgetOf(identity, planAt);
 			const forgotAt = lastForget === undefined ? Infinity : forgotten(lastForget);
 			const heldAgain = this.view(identity).sends.some((send) => send.exec !== exec && send.fate !== 'refused' && send.fate !== 'cancelled' && send.at > forgotAt && send.at <= at);
-			const slugVoid =
-				['updated', 'unchanged'].includes(planned) &&
-				!['updated', 'unchanged'].includes(did) &&
-				planSlug !== undefined &&
-				this.bySlug.get(planSlug)?.deletedAt !== undefined &&
-				!heldAgain;
+			// The plan took the row with a slug whose candidate the user deleted.
+			const plannedDeleted = ['updated', 'unchanged'].includes(planned) && planSlug !== undefined && this.bySlug.get(planSlug)?.deletedAt !== undefined;
+			const slugVoid = plannedDeleted && !['updated', 'unchanged'].includes(did) && !heldAgain;
 			// The same where the slug the plan recalled, a candidate the user deleted, was saved to the static data again after the
 			// row's last Forget (by an execution that ran during it, or by one of another process that had learned the slug before it
 			// and wrote back what it learned at its end: docs/create-or-update.md, Dry Run), and the run found the row's claim gone (its
 			// process wrote it afresh between the plan and the decision). Seeds 610378 and 611013 of the big-list scenario (a Forget
 			// All Rows by hand, then a sync of another process saved the old slug again); test/unit/savedBackBreak.test.ts.
 			const savedBack =
-				['updated', 'unchanged'].includes(planned) &&
+				plannedDeleted &&
 				lastForget !== undefined &&
-				planSlug !== undefined &&
-				this.bySlug.get(planSlug)?.deletedAt !== undefined &&
-				this.saves.some((save) => save.at >= lastForget.at && save.at <= planAt && rows.some((one) => one.keys.some((key) => decodeRow(save.rows[key])?.s === planSlug))) &&
+				this.saves.some((save) => save.at >= lastForget.at && save.at <= planAt && rows.some((one) => one.keys.some((key) => save.rows.get(key)?.s === planSlug))) &&
 				rows.some((one) => one.keys.some((key) => this.store.claimsWritten.some((written) => written.value === `claim:${key}` && written.who === exec.proc.name && !written.check && written.at >= planAt && written.at <= at)));
 			const limit = ((did === 'created' && planned !== 'created') || slugVoid) && (forgotElsewhere || forgotDuring || droppedSlow || savedBack);
 			const agrees = limit || ((PLAN_ALLOWS[planned] ?? [planned]).includes(did) && !(heldHere && planned === 'created'));
@@ -1152,8 +1147,7 @@ export class Simulation {
 		exec.end = this.now();
 		if (writable && !exec.manual && !proc.dead && JSON.stringify(staticData) !== loaded) {
 			this.saved = JSON.parse(JSON.stringify(staticData)) as IDataObject;
-			const memoryOf = (staticData.recruitingMemory as Record<string, { rows?: Record<string, unknown> }> | undefined)?.[NODE_ID];
-			this.saves.push({ exec, at: this.now(), rows: { ...(memoryOf?.rows ?? {}) } });
+			this.saves.push({ exec, at: this.now(), rows: new NodeStore(JSON.parse(JSON.stringify(staticData)) as IDataObject, NODE_ID, false) });
 		}
 	}
 

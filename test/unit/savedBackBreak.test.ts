@@ -22,7 +22,7 @@
  */
 import type { Outcome } from '../sim/memory';
 import { Simulation } from '../sim/memory';
-import { decodeRow } from '../../nodes/Recruiting/memory/store';
+import type { NodeStore } from '../../nodes/Recruiting/memory/store';
 import { print, setting as hostSetting } from '../sim/host';
 import type { Exec, Inside, Proc, Row } from '../helpers/judgeScript';
 import { clearDefect, defect, planned, planNext, QUIET, rowsJudged, Scripted, useDefects } from '../helpers/judgeScript';
@@ -31,7 +31,7 @@ const setting = hostSetting as (name: string) => string | undefined;
 
 useDefects();
 
-type Save = { exec: Exec; at: number; rows: Record<string, unknown> };
+type Save = { exec: Exec; at: number; rows: NodeStore };
 
 /** The simulation's private parts this review reads (TypeScript `private` only). */
 interface Internals {
@@ -348,19 +348,8 @@ describe('4. the old slug saved back by an execution that started after the Forg
 });
 
 /** The slugs a saved copy's rows hold under any of the keys given. */
-function slugsIn(rows: Record<string, unknown>, keys: string[]): string[] {
-	const found: string[] = [];
-	const walk = (value: unknown): void => {
-		if (value === null || typeof value !== 'object') return;
-		for (const [name, inner] of Object.entries(value as Record<string, unknown>)) {
-			if (keys.includes(name) && typeof inner === 'string') {
-				const slug = decodeRow(inner)?.s;
-				if (slug !== undefined) found.push(slug);
-			} else walk(inner);
-		}
-	};
-	walk(rows);
-	return found;
+function slugsIn(rows: NodeStore, keys: string[]): string[] {
+	return keys.flatMap((key) => rows.get(key)?.s ?? []);
 }
 
 /**
