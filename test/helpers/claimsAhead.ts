@@ -29,14 +29,14 @@ export async function timed(harness: Harness, parameters: INodeParameters, items
 	return { ms: Date.now() - started, actions: result.items.map((item) => String(item.json.action ?? item.json.error)) };
 }
 
-/** Every 50 ms: claims newly written to n8n's store minus `perRow` × the candidates created with `prefix` (claims held for rows not created). */
-export function sampleUnsent(sandbox: () => Sandbox, prefix: string, perRow = 1) {
+/**
+ * Every 50 ms: claims newly written to n8n's store minus `perRow` × the candidates created with `prefix` (claims held for
+ * rows not created); `delayMs`: the store takes that long before each call (`slowStore`).
+ */
+export function sampleUnsent(sandbox: () => Sandbox, prefix: string, perRow = 1, delayMs = 0) {
 	const fresh = new Set<string>();
-	const record = deduplicator.checkProcessedAndRecord.bind(deduplicator);
-	const spy = jest.spyOn(deduplicator, 'checkProcessedAndRecord').mockImplementation(async (items: DeduplicationItemTypes[], ...rest) => {
-		const result = await record(items, ...rest);
-		for (const item of result.new) if (String(item).startsWith('claim:')) fresh.add(String(item));
-		return result;
+	const restore = slowStore(delayMs, (written) => {
+		for (const item of written) if (String(item).startsWith('claim:')) fresh.add(String(item));
 	});
 	const created = () => sandbox().candidates(ALICE.companyId).filter((candidate) => String(candidate.email).startsWith(prefix)).length;
 	const samples: Array<{ at: number; unsent: number }> = [];
@@ -51,7 +51,26 @@ export function sampleUnsent(sandbox: () => Sandbox, prefix: string, perRow = 1)
 		stop: async () => {
 			running = false;
 			await sampling;
-			spy.mockRestore();
+			restore();
 		},
 	};
+}
+
+/** n8n's store (the engine's in-memory one) taking `delayMs` before each call; `written`: sees the values each call wrote. Returns the undo. */
+export function slowStore(delayMs: number, written: (values: DeduplicationItemTypes[]) => void = () => undefined): () => void {
+	const record = deduplicator.checkProcessedAndRecord.bind(deduplicator);
+	const remove = deduplicator.removeProcessed.bind(deduplicator);
+	const spies = [
+		jest.spyOn(deduplicator, 'checkProcessedAndRecord').mockImplementation(async (items: DeduplicationItemTypes[], ...rest) => {
+			if (delayMs > 0) await sleep(delayMs);
+			const result = await record(items, ...rest);
+			written(result.new);
+			return result;
+		}),
+		jest.spyOn(deduplicator, 'removeProcessed').mockImplementation(async (items: DeduplicationItemTypes[], ...rest) => {
+			if (delayMs > 0) await sleep(delayMs);
+			return await remove(items, ...rest);
+		}),
+	];
+	return () => spies.forEach((spy) => spy.mockRestore());
 }

@@ -5,11 +5,12 @@
  * the process was not lazy yet (batch 1: no timer set), while the first call was in flight, and the
  * process became lazy with that call: nothing asks it until the queue holds half of `ahead`.
  */
-import type { DeduplicationItemTypes, IDataObject, INodeParameters } from 'n8n-workflow';
-import { sleep, sleepWithAbort } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { sleepWithAbort } from 'n8n-workflow';
 
 import { forgetProcessMemory } from '../../nodes/Recruiting/memory/registry';
-import { Harness, deduplicator } from '../helpers/harness';
+import { Harness } from '../helpers/harness';
+import { slowStore } from '../helpers/claimsAhead';
 import { upsertParameters } from '../helpers/upsert';
 import { ALICE, emailCredential, useSandbox } from '../helpers/sandbox';
 
@@ -22,22 +23,6 @@ const rows = (count: number, tag: string) =>
 		first: `F${index}`,
 		skills: 'SQL: 3',
 	}));
-
-function slowStore(delayMs: number) {
-	const record = deduplicator.checkProcessedAndRecord.bind(deduplicator);
-	const remove = deduplicator.removeProcessed.bind(deduplicator);
-	const spies = [
-		jest.spyOn(deduplicator, 'checkProcessedAndRecord').mockImplementation(async (items: DeduplicationItemTypes[], ...rest) => {
-			await sleep(delayMs);
-			return await record(items, ...rest);
-		}),
-		jest.spyOn(deduplicator, 'removeProcessed').mockImplementation(async (items: DeduplicationItemTypes[], ...rest) => {
-			await sleep(delayMs);
-			return await remove(items, ...rest);
-		}),
-	];
-	return () => spies.forEach((spy) => spy.mockRestore());
-}
 
 /** Resolves with the run's result, or 'hung' when it has not ended after `ms`. */
 async function within<T>(ms: number, work: Promise<T>): Promise<T | 'hung'> {

@@ -19,6 +19,7 @@
 import { randomBytes } from 'crypto';
 
 import { claimOf, ownOf, raceOf } from './marks';
+import type { PaceSamples } from './pace';
 import type { StoreTiming } from './storeCalls';
 import { CHUNK, confirms, covers, LAZY_FROM_MS, MAX_WAIT_MS, MIN_WAIT_MS, WAIT_FACTOR, waitFloorMs } from './bound';
 import { StoreCalls } from './storeCalls';
@@ -46,6 +47,7 @@ export interface JournalHost extends StoreTiming {
 	/** A row whose claim was gone when asked: what the process learned of it before the ask (`since`: `learnings` at its start) is void. */
 	forget(key: string, since: number): void;
 	readonly learnings: number;
+	readonly pace: PaceSamples; // how many rows the node's executions here prepare ahead, and so the batches (pace.ts)
 }
 
 /**
@@ -71,22 +73,17 @@ export interface Row {
 /** Asking and contesting rows, for one process and node memory (journal.ts builds on it). */
 export class Contest {
 	protected readonly token = randomBytes(6).toString('base64url');
-
 	protected readonly store: StoreCalls;
-
 	protected readonly rows = new Map<string, Row>();
 
 	/** Tokens of released rows, of rows whose answer failed, and of rows whose batch is still in use: taken off by a later end. */
 	protected readonly loose = new Set<string>();
 
 	private waiting: Waiting[] = [];
-
 	/** A row's answer is awaited: the rows waiting are asked now, however few. */
 	private hurried = false;
-
 	/** A `hurryLater` is pending. */
 	private timer = false;
-
 	/** Calls of this process that contested rows: each writes one token for its whole batch. */
 	private calls = 0;
 	private flushing = false;
@@ -109,7 +106,7 @@ export class Contest {
 	}
 
 	/**
-	 * Rows to prepare ahead so that their claims are decided before they are sent: 100 when the
+	 * The most rows an execution prepares ahead (it prepares what its pace needs: `window`): 100 when the
 	 * store answers within `LAZY_FROM_MS` (a decision takes the wait, about 1 s), more as its calls slow down with
 	 * the size of its list (a decision then takes three calls, each in a slot of twice the longest
 	 * call, a longer wait, and a turn in line): about 750 at 0.7 s a call, 2,000 at most.
@@ -125,9 +122,14 @@ export class Contest {
 		return this.waitMs + 4 * this.store.longestMs;
 	}
 
-	/** Rows prepared ahead asked together when the store is slow: half of those ahead, or fewer with any call that goes anyway (else each at once). */
-	private get batch(): number {
-		return this.lazy ? Math.max(1, Math.floor(this.ahead / 2)) : 1;
+	/** Rows asked together when the store is slow: a third of the pace's rows (pace.ts), or fewer with any call that goes anyway (else each at once). */
+	get batch(): number {
+		return this.lazy ? Math.max(1, Math.ceil(this.timing.pace.ahead(this.ahead, this.decisionMs) / 3)) : 1;
+	}
+
+	/** Rows an execution prepares ahead, `ahead` at most: `paced` (its pace: 1.5 decisions of sending), `held` (they claim nothing), and the batch a row may wait for. */
+	window(paced: number, held: number): number {
+		return Math.min(this.ahead, paced + held + (this.lazy ? this.batch : 0));
 	}
 
 	/**

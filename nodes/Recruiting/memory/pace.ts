@@ -11,8 +11,11 @@
  * last rows of the node's executions in this process (`PaceSamples`, kept by the registry's
  * `Shared`): a later execution starts from its predecessors' pace, however long ago (a pace that no
  * longer holds is corrected by the first rows done). `INITIAL_AHEAD` before any row of the node was
- * done here; at most `Contest.ahead` (100 while the store answers at once), and that many while the
- * store's calls are slow enough to ask rows in batches (`lazy`: fewer rows there would mean more calls). Rows this process holds (learned, saved, noted)
+ * done here; at most `Contest.ahead` (100 while the store answers at once). While the store's calls
+ * are slow enough to ask rows in batches (`lazy`), a batch is a third of the pace's rows and is
+ * prepared besides (a row waits for its batch before it is asked: `Contest.window`); not the most
+ * the store allows, which a busy small list reached too (a killed worker then left 760 rows claimed
+ * and never created, against 161–211 on a quiet machine). Rows this process holds (learned, saved, noted)
  * claim nothing when asked: they are prepared besides (`heldAhead`). Only rows that sent
  * something and that this process did not hold are samples (a row found unchanged or refused takes
  * about 1 ms, and new rows after such rows would be claimed as if they went as fast).
@@ -40,6 +43,14 @@ export class PaceSamples {
 	add(list: number[], value: number): void {
 		list.push(value);
 		if (list.length > SAMPLES) list.shift();
+	}
+
+	/** Rows to prepare ahead: 1.5 times the rows an execution could send in one decision (`decisionMs`), between `MIN_AHEAD` and `most`. */
+	ahead(most: number, decisionMs: number): number {
+		if (this.times.length === 0) return Math.min(most, INITIAL_AHEAD);
+		const perRowMs = Math.max(1, this.times.reduce((sum, ms) => sum + ms, 0) / this.times.length);
+		const perMs = Math.max(...this.widths) / perRowMs;
+		return Math.min(most, Math.max(MIN_AHEAD, Math.ceil(PACE_MARGIN * perMs * decisionMs)));
 	}
 }
 
@@ -124,12 +135,8 @@ export class Pace {
 		if (row.counts && row.sent === true) this.samples.add(this.samples.times, this.clock.elapsed() - row.since);
 	}
 
-	/** Rows to prepare ahead: 1.5 times the rows this execution could send in one decision (`decisionMs`), between `MIN_AHEAD` and `most`. */
+	/** Rows to prepare ahead from the node's pace (`PaceSamples.ahead`). */
 	ahead(most: number, decisionMs: number): number {
-		const { times, widths } = this.samples;
-		if (times.length === 0) return Math.min(most, INITIAL_AHEAD);
-		const perRowMs = Math.max(1, times.reduce((sum, ms) => sum + ms, 0) / times.length);
-		const perMs = Math.max(...widths) / perRowMs;
-		return Math.min(most, Math.max(MIN_AHEAD, Math.ceil(PACE_MARGIN * perMs * decisionMs)));
+		return this.samples.ahead(most, decisionMs);
 	}
 }

@@ -45,9 +45,9 @@ export class MemoryRows {
 		return this.shared.journal;
 	}
 
-	/** Rows the operation prepares ahead of the ones it sends: as many as the node's pace needs (pace.ts) and those this process holds, `journal.ahead` at most. */
+	/** Rows the operation prepares ahead of the ones it sends: as many as the node's pace needs (pace.ts), those this process holds, and a batch when rows are asked in batches (contest.ts `window`). */
 	get ahead(): number {
-		return this.journal.lazy ? this.journal.ahead : Math.min(this.journal.ahead, this.pace.ahead(this.journal.ahead, this.journal.decisionMs) + this.pace.heldAhead);
+		return this.journal.window(this.pace.ahead(this.journal.ahead, this.journal.decisionMs), this.pace.heldAhead);
 	}
 
 	/** Whether this process holds the row (learned here, saved, noted by this execution, or kept by 0.2.0 and earlier). */
