@@ -113,13 +113,13 @@ export class Contest {
 	 */
 	get ahead(): number {
 		if (!this.lazy) return AHEAD;
-		const decision = 8 * this.store.longestMs + this.waitMs;
-		return Math.min(MAX_AHEAD, Math.max(AHEAD, Math.ceil((AHEAD * decision) / 1_000)));
+		return Math.min(MAX_AHEAD, Math.max(AHEAD, Math.ceil((AHEAD * (this.decisionMs + 4 * this.store.longestMs)) / 1_000)));
 	}
 
-	/** How long a new row's decision takes at most in the usual case: a claim, a race and a check (each in its slot), and the wait. */
+	/** A new row's decision at most in the usual case: a claim, a race and a check (each in its slot) and the wait; a large list's second check 1–2 waits later. */
 	get decisionMs(): number {
-		return this.waitMs + 4 * this.store.longestMs;
+		const once = this.waitMs + 4 * this.store.longestMs;
+		return confirms(this.store.entries) ? once + 2 * this.waitMs + this.store.longestMs : once;
 	}
 
 	/** Rows asked together when the store is slow: a third of the pace's rows (pace.ts), or fewer with any call that goes anyway (else each at once). */

@@ -10,7 +10,7 @@
  * decision left out, so that a run that waited does not count itself slower than it is), over the
  * last rows of the node's executions in this process (`PaceSamples`, kept by the registry's
  * `Shared`): a later execution starts from its predecessors' pace, however long ago (a pace that no
- * longer holds is corrected by the first rows done). `INITIAL_AHEAD` before any row of the node was
+ * longer holds is corrected by the first rows done: a faster one by the last 8, a slower one over 32). `INITIAL_AHEAD` before any row of the node was
  * done here; at most `Contest.ahead` (100 while the store answers at once). While the store's calls
  * are slow enough to ask rows in batches (`lazy`), a batch is a third of the pace's rows and is
  * prepared besides (a row waits for its batch before it is asked: `Contest.window`); not the most
@@ -34,6 +34,9 @@ export const MIN_AHEAD = 10;
 /** The rows whose times count. */
 const SAMPLES = 32;
 
+/** The last rows that alone may make the pace faster (an earlier, slower execution's rows do not hold a faster one back). */
+const RECENT = 8;
+
 /** The last rows of a node's executions in this process: how long each took once nothing held it, and the rows in flight when it was taken. */
 export class PaceSamples {
 	readonly times: number[] = [];
@@ -45,12 +48,15 @@ export class PaceSamples {
 		if (list.length > SAMPLES) list.shift();
 	}
 
-	/** Rows to prepare ahead: 1.5 times the rows an execution could send in one decision (`decisionMs`), between `MIN_AHEAD` and `most`. */
+	/**
+	 * Rows to prepare ahead: 1.5 times the rows an execution could send in one decision (`decisionMs`), between `MIN_AHEAD`
+	 * and `most`, at the pace of the last `SAMPLES` rows or of the last `RECENT`, whichever is faster.
+	 */
 	ahead(most: number, decisionMs: number): number {
 		if (this.times.length === 0) return Math.min(most, INITIAL_AHEAD);
-		const perRowMs = Math.max(1, this.times.reduce((sum, ms) => sum + ms, 0) / this.times.length);
-		const perMs = Math.max(...this.widths) / perRowMs;
-		return Math.min(most, Math.max(MIN_AHEAD, Math.ceil(PACE_MARGIN * perMs * decisionMs)));
+		const width = Math.max(...this.widths);
+		const rows = (times: number[]) => Math.ceil((PACE_MARGIN * width * decisionMs) / Math.max(1, times.reduce((sum, ms) => sum + ms, 0) / times.length));
+		return Math.min(most, Math.max(MIN_AHEAD, rows(this.times), rows(this.times.slice(-RECENT))));
 	}
 }
 
