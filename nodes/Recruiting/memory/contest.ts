@@ -109,7 +109,7 @@ export class Contest {
 	 * The most rows an execution prepares ahead (it prepares what its pace needs: `window`): 100 when the
 	 * store answers within `LAZY_FROM_MS` (a decision takes the wait, about 1 s), more as its calls slow down with
 	 * the size of its list (a decision then takes three calls, each in a slot of twice the longest
-	 * call, a longer wait, and a turn in line): about 750 at 0.7 s a call, 2,000 at most.
+	 * call, a longer wait, and a turn in line): about 750 at 0.7 s a call (more where a second check decides), 2,000 at most.
 	 */
 	get ahead(): number {
 		if (!this.lazy) return AHEAD;
