@@ -2,8 +2,8 @@
  * A helper's review of d1ced43 (contest.ts `window`, `batch`; pace.ts `PaceSamples.ahead`): while n8n's store is slow (calls of
  * `LAZY_FROM_MS` and more), an execution prepares its pace's rows and a batch, not the most the store allows. In the claims
  * simulation (test/sim/claims.ts: the real Journal, n8n's store as a model, simulated time) one execution is modelled as the
- * node runs it: the router's lookahead prepares rows up to `MemoryRows.ahead` past the rows taken (here `windowOf`, the same
- * formula as rows.ts of the commit under test), each row is measured by a real `Pace` (prepare, took, ready, waits, sent, done).
+ * node runs it: the router's lookahead prepares rows up to `MemoryRows.ahead` past the rows taken (here `windowOf`, as
+ * rows.ts computes it), each row is measured by a real `Pace` (prepare, took, ready, waits, sent, done).
  * What is measured: when the run ends, the longest pause between two creations, the store's calls, and the rows claimed in the
  * store and not sent at any moment (what a killed worker would leave) against the window then.
  */
@@ -291,7 +291,7 @@ describe('d1ced43: rows prepared ahead while the store is slow (the node\'s wind
 	// the window the pace over `decisionMs` and a batch, rows reached their turn undecided. Now `decisionMs` counts the second
 	// check (two waits and a call): 81.75 s, answers 12.5 s (median) after preparation, decisionMs 11.5 s, window 1,154.
 	it('a list of 150,000 entries (calls 0.6–0.9 s, a second check decides): 3,000 rows at a known pace take no longer than before the change', async () => {
-		// Measured (seed 19): 93.15 s now, 82.1 s before d1ced43 (+13%); after the first creation the rows in flight waited 18.8 s
+		// Measured (seed 19): 93.15 s on d1ced43, 82.1 s before it (+13%); after the first creation the rows in flight waited 18.8 s
 		// for their answers, against 7.7 s; a row's answer came 12.7 s (median) after it was prepared, decisionMs 5.9 s (window
 		// 594 rows against 937). At 400,000 entries and calls of 1.0–1.4 s (seed 18): 116.1 s against 107.9 s, answers 22.9 s
 		// after preparation against decisionMs 11.7 s.
@@ -306,7 +306,7 @@ describe('d1ced43: rows prepared ahead while the store is slow (the node\'s wind
 	// one in flight) held until 32 new samples replaced it; a slow store's window no longer covers that (before d1ced43 it was
 	// the most). Now the pace of the last 8 rows counts when it is faster (pace.ts `RECENT`): 33.7 s, 23 calls.
 	it('a pace learned by an earlier, slow execution (2 s a row, 1 in flight), then 1,000 rows at 80 ms, 4 in flight, calls 0.5–0.7 s: no slower than before the change', async () => {
-		// Measured (seed 12): 39.15 s now, 31.55 s before d1ced43 (+24%); 27 calls against 17; the rows in flight waited 11.5 s
+		// Measured (seed 12): 39.15 s on d1ced43, 31.55 s before it (+24%); 27 calls against 17; the rows in flight waited 11.5 s
 		// for answers after the first creation, against 3.9 s.
 		const outcome = await run({ seed: 12, speed: largeList, before: learned(2_000, 1) }, rows(1_000), { inFlight: 4, sendMs: service(80) });
 		expect(outcome.created).toBe(1_000);

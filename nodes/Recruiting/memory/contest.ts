@@ -123,7 +123,7 @@ export class Contest {
 	}
 
 	/** Rows asked together when the store is slow: a third of the pace's rows (pace.ts), or fewer with any call that goes anyway (else each at once). */
-	get batch(): number {
+	private get batch(): number {
 		return this.lazy ? Math.max(1, Math.ceil(this.timing.pace.ahead(this.ahead, this.decisionMs) / 3)) : 1;
 	}
 
