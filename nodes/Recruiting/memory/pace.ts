@@ -16,7 +16,9 @@
  * prepared besides (a row waits for its batch before it is asked: `Contest.window`); not the most
  * the store allows, which a busy small list reached too (a killed worker then left 760 rows claimed
  * and never created, against 161–211 on a quiet machine). Rows this process holds (learned, saved, noted)
- * claim nothing when asked: they are prepared besides (`heldAhead`). Only rows that sent
+ * claim nothing when asked, unless their claim is gone (another process forgot them; a Forget run by hand, which n8n
+ * does not save): they are prepared besides (`heldAhead`) once their asks answered that, and a batch of them before
+ * (`asking`), so that a sheet of such rows is claimed at the pace too. Only rows that sent
  * something and that this process did not hold are samples (a row found unchanged or refused takes
  * about 1 ms, and new rows after such rows would be claimed as if they went as fast).
  */
@@ -66,33 +68,53 @@ export class Pace {
 	private readonly flying = new Map<string, { since: number; counts: boolean; sent?: boolean }>();
 
 	/**
-	 * Rows prepared and not taken yet, in the order prepared, and whether this process holds them. Rows
-	 * are taken (or forgotten) in input order, so a row prepared before a taken one that was never taken
-	 * failed its checks: its note leaves with the taken row's, else each such row would widen the window.
+	 * Rows prepared and not taken yet, in the order prepared: `held` (this process holds it and its ask found its claim),
+	 * `asking` (it holds it, the ask has not answered), or `claims` (a row whose ask may claim it). Rows are taken (or
+	 * forgotten) in input order, so a row prepared before a taken one that was never taken failed its checks: its note
+	 * leaves with the taken row's, else each such row would widen the window.
 	 */
-	private readonly prepared = new Map<string, boolean>();
+	private readonly prepared = new Map<string, 'held' | 'asking' | 'claims'>();
+
+	private readonly counts = { held: 0, asking: 0, claims: 0 };
 
 	constructor(
 		private readonly clock: Clock,
 		private readonly samples: PaceSamples,
 	) {}
 
-	private held = 0;
+	/** Held rows whose asks may be open at once besides the pace: one more with each found, half with each claimed afresh. */
+	private trust = MIN_AHEAD;
 
-	/** Rows prepared ahead that this process holds: their asks claim nothing, so they are prepared besides the pace. */
+	/**
+	 * Rows prepared ahead that this process holds: they claim nothing, so they are prepared besides the pace, once their asks
+	 * found their claims, and as many before as `trust` allows (a sheet forgotten elsewhere is claimed at the pace).
+	 */
 	get heldAhead(): number {
-		return this.held;
+		return this.counts.held + Math.min(this.counts.asking, this.trust);
 	}
 
 	/** A row was prepared (its key asked); `held`: this process holds it. */
 	prepare(key: string, held: boolean): void {
 		this.unnote(key);
-		this.prepared.set(key, held);
-		if (held) this.held++;
+		this.note(key, held ? 'asking' : 'claims');
+	}
+
+	/** A held row's ask answered: `free`, its claim was there (or is this process's from before); else it was claimed afresh. */
+	answered(key: string, free: boolean): void {
+		if (this.prepared.get(key) !== 'asking') return;
+		this.counts.asking--;
+		this.trust = free ? this.trust + 2 : Math.max(MIN_AHEAD, Math.floor(this.trust / 2));
+		this.note(key, free ? 'held' : 'claims'); // in its place: the order prepared stays
+	}
+
+	private note(key: string, state: 'held' | 'asking' | 'claims'): void {
+		this.prepared.set(key, state);
+		this.counts[state]++;
 	}
 
 	private unnote(key: string): void {
-		if (this.prepared.get(key) === true) this.held--;
+		const state = this.prepared.get(key);
+		if (state !== undefined) this.counts[state]--;
 		this.prepared.delete(key);
 	}
 

@@ -25,7 +25,6 @@ export class MemoryRows {
 
 	/** This execution's visit of the process's journal (journal.ts `begin`). */
 	protected readonly visit: number;
-
 	private readonly pace: Pace; // this execution's rows in flight, measured into the node's pace (pace.ts), and the rows prepared ahead
 
 	protected constructor(
@@ -66,7 +65,8 @@ export class MemoryRows {
 		if (this.legacy.present && !this.legacyKeys.has(key)) this.legacyKeys.set(key, legacyRowKey(this.legacyScope, matchBy, normalised));
 		if (alias) return key;
 		this.pace.prepare(key, this.holds(key));
-		this.journal.standing(key, this.visit, true).catch(() => undefined);
+		// A held row is free once its ask found its claim (or it is this process's from before); one forgotten elsewhere was claimed afresh.
+		this.journal.standing(key, this.visit, true).then((standing) => this.pace.answered(key, standing === 'known' || !this.journal.wonAfresh(key)), () => this.pace.answered(key, false));
 		return key;
 	}
 
